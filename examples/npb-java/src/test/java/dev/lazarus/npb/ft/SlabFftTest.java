@@ -1,0 +1,133 @@
+package dev.lazarus.npb.ft;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Random;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SlabFftTest {
+
+    private static double[] randomGrid(long seed, int complexCount) {
+        Random random = new Random(seed);
+        double[] x = new double[2 * complexCount];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = random.nextDouble() - 0.5;
+        }
+        return x;
+    }
+
+    /** Naive 3D DFT (sign +1) of an xyz grid, one axis at a time with the naive 1D DFT; result in xyz layout. */
+    private static double[] naive3d(double[] xyz, int nx, int ny, int nz) {
+        double[] a = xyz.clone();
+        int[] dims = {nx, ny, nz};
+        int[] strides = {1, nx, nx * ny};
+        for (int axis = 0; axis < 3; axis++) {
+            int n = dims[axis];
+            int stride = strides[axis];
+            for (int base = 0; base < nx * ny * nz; base++) {
+                if ((base / stride) % n != 0) {
+                    continue;   // not the first element of a line along this axis
+                }
+                double[] line = new double[2 * n];
+                for (int i = 0; i < n; i++) {
+                    line[2 * i] = a[2 * (base + i * stride)];
+                    line[2 * i + 1] = a[2 * (base + i * stride) + 1];
+                }
+                double[] f = StockhamFftTest.naiveDft(line, 1);
+                for (int i = 0; i < n; i++) {
+                    a[2 * (base + i * stride)] = f[2 * i];
+                    a[2 * (base + i * stride) + 1] = f[2 * i + 1];
+                }
+            }
+        }
+        return a;
+    }
+
+    @Test
+    void forwardMatchesNaive3dDftInZxyLayout() {
+        int nx = 8;
+        int ny = 4;
+        int nz = 16;
+        double[] input = randomGrid(1, nx * ny * nz);
+        double[] expected = naive3d(input, nx, ny, nz);
+        SlabFft fft = new SlabFft(nx, ny, nz, 1, null);
+        double[] x1 = input.clone();
+        double[] x2 = new double[x1.length];
+        fft.forward(x1, x2);
+        double maxErr = 0.0;
+        for (int z = 0; z < nz; z++) {
+            for (int y = 0; y < ny; y++) {
+                for (int x = 0; x < nx; x++) {
+                    int xyz = 2 * (x + nx * (y + ny * z));
+                    int zxy = 2 * (z + nz * (x + nx * y));
+                    maxErr = Math.max(maxErr, Math.abs(expected[xyz] - x2[zxy]));
+                    maxErr = Math.max(maxErr, Math.abs(expected[xyz + 1] - x2[zxy + 1]));
+                }
+            }
+        }
+        assertTrue(maxErr < 1e-12, "maxErr=" + maxErr);
+    }
+
+    @Test
+    void inverseOfForwardRestoresTheGridTimesN() {
+        int nx = 32;
+        int ny = 16;
+        int nz = 64;
+        int n = nx * ny * nz;
+        double[] input = randomGrid(2, n);
+        SlabFft fft = new SlabFft(nx, ny, nz, 1, null);
+        double[] x1 = input.clone();
+        double[] x2 = new double[x1.length];
+        fft.forward(x1, x2);
+        fft.inverse(x2, x1);
+        for (int i = 0; i < input.length; i++) {
+            assertEquals(input[i], x1[i] / n, 1e-15, "index " + i);
+        }
+    }
+
+    @Test
+    void slabsOnSeveralRanksGiveTheSingleRankResultBitForBit() throws Exception {
+        int nx = 16;
+        int ny = 8;
+        int nz = 32;
+        double[] global = randomGrid(3, nx * ny * nz);
+        SlabFft serial = new SlabFft(nx, ny, nz, 1, null);
+        double[] spectrum = new double[global.length];
+        serial.forward(global.clone(), spectrum);
+        for (int np : new int[] {2, 4, 8}) {
+            int chunk = global.length / np;
+            List<double[][]> results = ThreadComm.runRanks(np, comm -> {
+                SlabFft fft = new SlabFft(nx, ny, nz, np,
+                        (send, recv, count) -> comm.alltoall(send, 0, count, recv, 0));
+                double[] x1 = new double[fft.localDoubles()];
+                System.arraycopy(global, comm.rank() * chunk, x1, 0, chunk);
+                double[] x2 = new double[x1.length];
+                fft.forward(x1, x2);
+                double[] forward = x2.clone();
+                fft.inverse(x2, x1);
+                return new double[][] {forward, x1};
+            });
+            for (int r = 0; r < np; r++) {
+                double[] expectedSlab = new double[chunk];
+                System.arraycopy(spectrum, r * chunk, expectedSlab, 0, chunk);
+                assertArrayEquals(expectedSlab, results.get(r)[0], "forward, np=" + np + " rank=" + r);
+                double[] back = results.get(r)[1];
+                for (int i = 0; i < chunk; i++) {
+                    assertEquals(global[r * chunk + i], back[i] / (nx * ny * nz), 1e-15, "np=" + np + " i=" + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void rejectsDecompositionsThatDoNotSplitEvenly() {
+        assertThrows(IllegalArgumentException.class, () -> new SlabFft(64, 64, 64, 3, null));
+        assertThrows(IllegalArgumentException.class, () -> new SlabFft(128, 128, 32, 64, null));
+        assertThrows(IllegalArgumentException.class, () -> new SlabFft(48, 64, 64, 1, null));
+    }
+}

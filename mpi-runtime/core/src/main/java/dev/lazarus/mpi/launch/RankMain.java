@@ -1,0 +1,68 @@
+package dev.lazarus.mpi.launch;
+
+import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.MpiApplication;
+import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.spi.CommProvider;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * The main class of every rank: {@code RankMain APP [APP ARGS]}. It initializes the backend on the class path, runs
+ * the application and agrees on one exit status across ranks (the largest), so that a verification failure on any
+ * rank fails the job. An unexpected exception aborts the whole job, because the other ranks would otherwise wait
+ * forever in their next collective.
+ */
+public final class RankMain {
+    /** Exit status for bad arguments, as the CLI uses. */
+    public static final int USAGE = 2;
+
+    private RankMain() {
+    }
+
+    public static void main(String[] args) {
+        CommProvider provider = CommProvider.load(RankMain.class.getClassLoader());
+        CommProvider.Started started = provider.start(args);
+        Comm comm = started.comm();
+        int status = runApplication(comm, started.args());
+        status = (int) comm.allreduce((long) status, ReduceOp.MAX);
+        recordStatus(comm.rank(), status);
+        provider.finish();
+        provider.exit(status);
+    }
+
+    private static int runApplication(Comm comm, String[] args) {
+        try {
+            if (args.length == 0) {
+                throw new IllegalArgumentException("usage: RankMain APP [APP ARGS]");
+            }
+            MpiApplication app = new ApplicationCatalog(RankMain.class.getClassLoader()).resolve(args[0]);
+            return app.run(comm, Arrays.copyOfRange(args, 1, args.length));
+        } catch (IllegalArgumentException e) {
+            // Every rank parses the same arguments, so every rank gets here; rank 0 speaks for all.
+            if (comm.rank() == 0) {
+                System.err.println("lazarus: " + e.getMessage());
+            }
+            return USAGE;
+        } catch (Throwable e) {
+            System.err.println("lazarus: rank " + comm.rank() + " failed: " + e);
+            e.printStackTrace(System.err);
+            comm.abort(1);
+            return 1;
+        }
+    }
+
+    private static void recordStatus(int rank, int status) {
+        String dir = System.getenv(ExitStatusFiles.ENV);
+        if (dir == null || dir.isEmpty()) {
+            return;
+        }
+        try {
+            ExitStatusFiles.write(Path.of(dir), rank, status);
+        } catch (IOException e) {
+            System.err.println("lazarus: rank " + rank + " could not record its exit status in " + dir + ": " + e);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.lazarus.mpi.spi;
+
+import dev.lazarus.mpi.ElementType;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/** Copies between the buffer kinds a {@link dev.lazarus.mpi.Comm} accepts. Used on cold paths only. */
+public final class Buffers {
+    private Buffers() {
+    }
+
+    /** A new Java array of {@code type} holding {@code count} elements. */
+    public static Object newArray(ElementType type, int count) {
+        return switch (type) {
+            case BYTE -> new byte[count];
+            case INT -> new int[count];
+            case LONG -> new long[count];
+            case DOUBLE -> new double[count];
+        };
+    }
+
+    /** A heap segment viewing a Java array (of any supported type) or the segment itself. */
+    public static MemorySegment asSegment(Object buffer) {
+        return switch (buffer) {
+            case MemorySegment segment -> segment;
+            case double[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case byte[] a -> MemorySegment.ofArray(a);
+            default -> throw new IllegalArgumentException("unsupported buffer type=" + buffer.getClass().getName());
+        };
+    }
+
+    /** Copies {@code count} elements from {@code src[srcOffset..]} to {@code dst[dstOffset..]} (elements). */
+    public static void copy(Object src, int srcOffset, Object dst, int dstOffset, int count, ElementType type) {
+        MemorySegment.copy(asSegment(src), type.bytes(srcOffset), asSegment(dst), type.bytes(dstOffset),
+                type.bytes(count));
+    }
+
+    /** A new Java array holding a copy of {@code count} elements of {@code src} from {@code offset}. */
+    public static Object copyOf(Object src, int offset, int count, ElementType type) {
+        Object copy = newArray(type, count);
+        copy(src, offset, copy, 0, count, type);
+        return copy;
+    }
+
+    /** The value layout matching {@code type}, in native byte order. */
+    public static ValueLayout layout(ElementType type) {
+        return switch (type) {
+            case BYTE -> ValueLayout.JAVA_BYTE;
+            case INT -> ValueLayout.JAVA_INT;
+            case LONG -> ValueLayout.JAVA_LONG;
+            case DOUBLE -> ValueLayout.JAVA_DOUBLE;
+        };
+    }
+}

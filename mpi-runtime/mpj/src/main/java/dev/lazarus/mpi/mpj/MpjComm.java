@@ -1,0 +1,262 @@
+package dev.lazarus.mpi.mpj;
+
+import dev.lazarus.mpi.ElementType;
+import dev.lazarus.mpi.MpiException;
+import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.spi.AbstractComm;
+import dev.lazarus.mpi.spi.PendingOperation;
+import mpi.Datatype;
+import mpi.Intracomm;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Op;
+import mpi.Status;
+
+/** {@link dev.lazarus.mpi.Comm} over an MPJ Express intracommunicator. */
+final class MpjComm extends AbstractComm {
+    private final Intracomm comm;
+
+    MpjComm(Intracomm comm) throws MPIException {
+        super(comm.Rank(), comm.Size());
+        this.comm = comm;
+    }
+
+    @Override
+    public String backend() {
+        return "mpj";
+    }
+
+    /** A call into MPJ; its checked exception is turned into {@link MpiException}. */
+    @FunctionalInterface
+    private interface Call<T> {
+        T run() throws MPIException;
+    }
+
+    private static <T> T call(String op, Call<T> call) {
+        try {
+            return call.run();
+        } catch (MPIException e) {
+            throw new MpiException("mpj: " + op + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    static Datatype datatype(ElementType type) {
+        return switch (type) {
+            case BYTE -> MPI.BYTE;
+            case INT -> MPI.INT;
+            case LONG -> MPI.LONG;
+            case DOUBLE -> MPI.DOUBLE;
+        };
+    }
+
+    private static Op op(ReduceOp op) {
+        return switch (op) {
+            case SUM -> MPI.SUM;
+            case PROD -> MPI.PROD;
+            case MAX -> MPI.MAX;
+            case MIN -> MPI.MIN;
+        };
+    }
+
+    private static int source(int source) {
+        return source == ANY_SOURCE ? MPI.ANY_SOURCE : source;
+    }
+
+    private static int tag(int tag) {
+        return tag == ANY_TAG ? MPI.ANY_TAG : tag;
+    }
+
+    private static int extent(int[] counts, int[] displs) {
+        int extent = 0;
+        for (int i = 0; i < counts.length; i++) {
+            extent = Math.max(extent, displs[i] + counts[i]);
+        }
+        return extent;
+    }
+
+    @Override
+    protected void doSend(Object buf, int offset, int count, ElementType type, int dest, int tag) {
+        ArrayTransfer t = ArrayTransfer.toSend(buf, offset, count, type);
+        call("send", () -> {
+            comm.Send(t.array(), t.offset(), count, datatype(type), dest, tag);
+            return null;
+        });
+    }
+
+    @Override
+    protected int doRecv(Object buf, int offset, int count, ElementType type, int source, int tag) {
+        ArrayTransfer t = ArrayTransfer.toReceive(buf, offset, count, type);
+        int received = call("recv", () -> comm.Recv(t.array(), t.offset(), count, datatype(type), source(source),
+                tag(tag)).Get_count(datatype(type)));
+        t.finish(received);
+        return received;
+    }
+
+    @Override
+    protected PendingOperation doIsend(Object buf, int offset, int count, ElementType type, int dest, int tag) {
+        ArrayTransfer t = ArrayTransfer.toSend(buf, offset, count, type);
+        mpi.Request request = call("isend",
+                () -> comm.Isend(t.array(), t.offset(), count, datatype(type), dest, tag));
+        return new Pending(request, t, count);
+    }
+
+    @Override
+    protected PendingOperation doIrecv(Object buf, int offset, int count, ElementType type, int source, int tag) {
+        ArrayTransfer t = ArrayTransfer.toReceive(buf, offset, count, type);
+        mpi.Request request = call("irecv",
+                () -> comm.Irecv(t.array(), t.offset(), count, datatype(type), source(source), tag(tag)));
+        return new Pending(request, t, -1);
+    }
+
+    @Override
+    protected int doSendrecv(Object sendBuf, int sendOffset, int sendCount, int dest, int sendTag,
+                             Object recvBuf, int recvOffset, int recvCount, int source, int recvTag,
+                             ElementType type) {
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, sendCount, type);
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvCount, type);
+        Datatype dt = datatype(type);
+        int received = call("sendrecv", () -> comm.Sendrecv(s.array(), s.offset(), sendCount, dt, dest, sendTag,
+                r.array(), r.offset(), recvCount, dt, source(source), tag(recvTag)).Get_count(dt));
+        r.finish(received);
+        return received;
+    }
+
+    @Override
+    protected void doBarrier() {
+        call("barrier", () -> {
+            comm.Barrier();
+            return null;
+        });
+    }
+
+    @Override
+    protected void doBcast(Object buf, int offset, int count, ElementType type, int root) {
+        ArrayTransfer t = ArrayTransfer.toUpdate(buf, offset, count, type);
+        call("bcast", () -> {
+            comm.Bcast(t.array(), t.offset(), count, datatype(type), root);
+            return null;
+        });
+        t.finish(count);
+    }
+
+    @Override
+    protected void doReduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                            ElementType type, ReduceOp op, int root) {
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true);
+        call("reduce", () -> {
+            comm.Reduce(s.array(), s.offset(), r.array(), r.offset(), count, datatype(type), op(op), root);
+            return null;
+        });
+        r.finish(count);
+    }
+
+    @Override
+    protected void doAllreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
+                               ElementType type, ReduceOp op) {
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true);
+        call("allreduce", () -> {
+            comm.Allreduce(s.array(), s.offset(), r.array(), r.offset(), count, datatype(type), op(op));
+            return null;
+        });
+        r.finish(count);
+    }
+
+    @Override
+    protected void doGather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
+                            ElementType type, int root) {
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type);
+        int total = rank() == root ? count * size() : 0;
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, total, type);
+        Datatype dt = datatype(type);
+        call("gather", () -> {
+            comm.Gather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt, root);
+            return null;
+        });
+        r.finish(total);
+    }
+
+    @Override
+    protected void doAllgather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
+                               ElementType type) {
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type);
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type);
+        Datatype dt = datatype(type);
+        call("allgather", () -> {
+            comm.Allgather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
+            return null;
+        });
+        r.finish(count * size());
+    }
+
+    @Override
+    protected void doAlltoall(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
+                              ElementType type) {
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count * size(), type);
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type);
+        Datatype dt = datatype(type);
+        call("alltoall", () -> {
+            comm.Alltoall(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
+            return null;
+        });
+        r.finish(count * size());
+    }
+
+    @Override
+    protected void doAlltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls,
+                               Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls,
+                               ElementType type) {
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, extent(sendCounts, sendDispls), type);
+        int recvExtent = extent(recvCounts, recvDispls);
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvExtent, type);
+        Datatype dt = datatype(type);
+        call("alltoallv", () -> {
+            comm.Alltoallv(s.array(), s.offset(), sendCounts, sendDispls, dt,
+                    r.array(), r.offset(), recvCounts, recvDispls, dt);
+            return null;
+        });
+        r.finish(recvExtent);
+    }
+
+    @Override
+    public void abort(int status) {
+        call("abort", () -> {
+            comm.Abort(status);
+            return null;
+        });
+    }
+
+    /** A started Isend/Irecv; copies staged data back when a receive completes. */
+    private static final class Pending implements PendingOperation {
+        private final mpi.Request request;
+        private final ArrayTransfer transfer;
+        private final int sendCount;
+
+        Pending(mpi.Request request, ArrayTransfer transfer, int sendCount) {
+            this.request = request;
+            this.transfer = transfer;
+            this.sendCount = sendCount;
+        }
+
+        @Override
+        public int await() {
+            return completed(call("wait", request::Wait));
+        }
+
+        @Override
+        public int poll() {
+            Status status = call("test", request::Test);
+            return status == null ? -1 : completed(status);
+        }
+
+        private int completed(Status status) {
+            if (sendCount >= 0) {
+                return sendCount;
+            }
+            int received = call("getCount", () -> status.Get_count(datatype(transfer.type())));
+            transfer.finish(received);
+            return received;
+        }
+    }
+}
