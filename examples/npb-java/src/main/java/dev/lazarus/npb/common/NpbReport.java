@@ -35,7 +35,7 @@ public record NpbReport(String kernel, ProblemClass problemClass, String size, i
         line(b, "Mop/s/process", String.format(Locale.ROOT, "%.2f", mops / processes));
         line(b, "Operation type", operationType);
         line(b, "Verification", verdict.accepted() ? "SUCCESSFUL" : "UNSUCCESSFUL");
-        line(b, "Verification detail", verdict.reason());
+        line(b, "Verdict", verdict.reason());
         line(b, "Version", "3.4 (Lazarus Java)");
         line(b, "MPI backend", backend);
         out.print(b);
@@ -44,6 +44,7 @@ public record NpbReport(String kernel, ProblemClass problemClass, String size, i
     }
 
     private static void line(StringBuilder b, String key, String value) {
+        // NPB right-aligns values in 24 columns; longer values (the verdict's reason) just run on.
         b.append(' ').append(String.format(Locale.ROOT, "%-16s= %24s", key, value)).append('\n');
     }
 }

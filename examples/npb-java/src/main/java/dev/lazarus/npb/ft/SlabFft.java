@@ -20,6 +20,7 @@ public final class SlabFft {
     /** The all-to-all a transpose needs: block {@code p} of {@code count} doubles from send goes to rank p. */
     @FunctionalInterface
     public interface Exchange {
+        /** Sends doubles {@code [p*count, (p+1)*count)} of send to rank p, receiving rank p's block at p*count. */
         void allToAll(double[] send, double[] recv, int count);
     }
 

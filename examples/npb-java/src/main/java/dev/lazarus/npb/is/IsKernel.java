@@ -81,7 +81,7 @@ public final class IsKernel implements MpiApplication {
     /** Keys on lower ranks than this one after redistribution ({@code m} in NPB). */
     private int totalLesserKeys;
     /** Keys on this rank after redistribution ({@code j} in NPB). */
-    private int totalLocalKeys;
+    int totalLocalKeys;
     private PrintStream log = System.out;
 
     /** Creates a kernel; {@link #run} sets it up for the chosen class. */
@@ -96,9 +96,14 @@ public final class IsKernel implements MpiApplication {
     @Override
     public int run(Comm world, String[] args) {
         KernelOptions options = KernelOptions.parse(name(), args);
-        setup(world, IsParameters.of(options.problemClass()));
+        return execute(world, IsParameters.of(options.problemClass()), options.quiet()).accepted() ? 0 : 1;
+    }
+
+    /** Sets up, generates the keys, runs the timed iterations and both verifications; rank 0 prints the report. */
+    Verdict execute(Comm world, IsParameters parameters, boolean quiet) {
+        setup(world, parameters);
         boolean root = myRank == 0;
-        boolean progress = root && !options.quiet();
+        boolean progress = root && !quiet;
         if (progress) {
             printHeader();
         }
@@ -128,13 +133,14 @@ public final class IsKernel implements MpiApplication {
         }
         double seconds = comm.allreduce((System.nanoTime() - start) * 1e-9, ReduceOp.MAX);
 
-        Verdict verdict = verify(fullVerify());
+        sortLocalKeys();
+        Verdict verdict = verify(countOutOfOrder());
         if (root) {
             double mops = (double) MAX_ITERATIONS * params.totalKeys() / seconds / 1e6;
             new NpbReport("IS", params.problemClass(), Integer.toString(params.totalKeys()), MAX_ITERATIONS,
-                    seconds, commSize, mops, "keys ranked", verdict, comm.backend()).print(System.out);
+                    seconds, commSize, mops, "keys ranked", verdict, comm.backend()).print(log);
         }
-        return verdict.accepted() ? 0 : 1;
+        return verdict;
     }
 
     /**
@@ -387,19 +393,24 @@ public final class IsKernel implements MpiApplication {
         }
     }
 
-    /**
-     * NPB's {@code full_verify}: sorts this rank's keys using the last iteration's ranks, then counts keys out of
-     * order, including this rank's first key against the previous rank's last key.
-     *
-     * @return the number of keys out of order on this rank
-     */
-    int fullVerify() {
+    /** First half of NPB's {@code full_verify}: sorts this rank's keys into {@code keyArray} by their ranks. */
+    void sortLocalKeys() {
         int[] counts = keyBuff1;
         int min = minKeyVal;
         for (int i = 0; i < totalLocalKeys; i++) {
             int key = keyBuff2[i];
             keyArray[--counts[key - min]] = key;
         }
+    }
+
+    /**
+     * Second half of NPB's {@code full_verify}: counts keys out of order in {@code keyArray[0 .. totalLocalKeys)},
+     * including this rank's first key against the previous rank's last key. A rank without keys passes on
+     * {@code Integer.MIN_VALUE}, so the boundary check skips it (NPB would compare against a stale key there).
+     *
+     * @return the number of keys out of order on this rank
+     */
+    int countOutOfOrder() {
         int[] last = {totalLocalKeys > 0 ? keyArray[totalLocalKeys - 1] : Integer.MIN_VALUE};
         int[] previous = {Integer.MIN_VALUE};
         if (commSize > 1) {

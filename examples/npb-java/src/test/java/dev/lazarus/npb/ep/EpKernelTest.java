@@ -1,14 +1,19 @@
 package dev.lazarus.npb.ep;
 
+import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
+import dev.lazarus.npb.is.ThreadComm;
 import org.junit.jupiter.api.Test;
 
+import java.lang.reflect.Proxy;
 import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EpKernelTest {
@@ -97,6 +102,25 @@ class EpKernelTest {
         assertTrue(low.verify().accepted(), low.verify().reason());
         // Counts printed by NPB 3.3.1 for class S.
         assertArrayEquals(new double[] {6140517, 5865300, 1100361, 68546, 1648, 17, 0, 0, 0, 0}, low.q);
+    }
+
+    @Test
+    void classSOnThreeRanksSplitsTheBatchesUnevenlyAndVerifies() throws Exception {
+        List<Integer> status = ThreadComm.run(3, (comm, rank) -> new EpKernel().run(comm,
+                new String[] {"--class", "S", "--quiet"}));
+        assertEquals(List.of(0, 0, 0), status);
+    }
+
+    @Test
+    void moreRanksThanBatchesIsRejected() {
+        // Class S has 256 batches; a communicator that only knows its size is enough to reach the check.
+        Comm tooMany = (Comm) Proxy.newProxyInstance(Comm.class.getClassLoader(), new Class<?>[] {Comm.class},
+                (proxy, method, args) -> switch (method.getName()) {
+                    case "size" -> 257;
+                    case "rank" -> 0;
+                    default -> throw new UnsupportedOperationException(method.getName());
+                });
+        assertThrows(IllegalArgumentException.class, () -> new EpKernel().run(tooMany, new String[] {"-c", "S"}));
     }
 
     @Test

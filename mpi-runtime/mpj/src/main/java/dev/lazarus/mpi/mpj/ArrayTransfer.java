@@ -8,8 +8,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * A user buffer range as a Java array plus element offset, which is all the mpiJava API accepts. Arrays pass
  * through; a memory segment is copied into a fresh array (and received data copied back by {@link #finish}). MPJ
- * Express 0.44's Reduce and Allreduce compute wrong results when an offset is not zero (every rank gets rank 0's
- * data), so those calls ask for zero-offset staging.
+ * Express 0.44's Reduce, Allreduce, Gather and Allgather compute wrong results when an offset is not zero (Reduce
+ * hands every rank rank 0's data), so those calls ask for zero-offset staging.
  *
  * @param array  the array to hand to MPJ
  * @param offset element offset in {@code array}

@@ -4,6 +4,7 @@ import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiException;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.spi.AbstractComm;
+import dev.lazarus.mpi.spi.Buffers;
 import dev.lazarus.mpi.spi.PendingOperation;
 import mpi.Datatype;
 import mpi.Intracomm;
@@ -166,9 +167,11 @@ final class MpjComm extends AbstractComm {
     @Override
     protected void doGather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                             ElementType type, int root) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type);
-        int total = rank() == root ? count * size() : 0;
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, total, type);
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
+        int total = count * size();
+        // MPJ 0.44 copies into the receive buffer on every rank, so non-root ranks get a full-size scratch array.
+        Object target = rank() == root ? recvBuf : Buffers.newArray(type, total);
+        ArrayTransfer r = ArrayTransfer.toReceive(target, rank() == root ? recvOffset : 0, total, type, true);
         Datatype dt = datatype(type);
         call("gather", () -> {
             comm.Gather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt, root);
@@ -180,8 +183,8 @@ final class MpjComm extends AbstractComm {
     @Override
     protected void doAllgather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                                ElementType type) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type);
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type);
+        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
+        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, true);
         Datatype dt = datatype(type);
         call("allgather", () -> {
             comm.Allgather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
@@ -219,12 +222,18 @@ final class MpjComm extends AbstractComm {
         r.finish(recvExtent);
     }
 
+    /**
+     * Aborts the job. MPJ 0.44's Abort does not stop the other ranks of a multicore job, and they share this JVM, so
+     * the JVM is halted as well: that is exactly "every rank ends now".
+     */
     @Override
     public void abort(int status) {
-        call("abort", () -> {
+        try {
             comm.Abort(status);
-            return null;
-        });
+        } catch (RuntimeException e) { // MPJ's MPIException is unchecked
+            System.err.println("mpj: Abort failed (" + e + "); halting the JVM");
+        }
+        Runtime.getRuntime().halt(status == 0 ? 1 : status);
     }
 
     /** A started Isend/Irecv; copies staged data back when a receive completes. */

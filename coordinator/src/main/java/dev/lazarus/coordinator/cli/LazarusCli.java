@@ -1,0 +1,103 @@
+package dev.lazarus.coordinator.cli;
+
+import dev.lazarus.coordinator.launch.Backend;
+import dev.lazarus.coordinator.launch.InstallLayout;
+import dev.lazarus.coordinator.launch.JobLauncher;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Map;
+
+/** {@code lazarus}: the one entry point for users. The shell script {@code ./lazarus} runs setup and then this. */
+@Command(name = "lazarus", mixinStandardHelpOptions = true, version = "lazarus 0.1.0",
+        description = "Keeps MPI jobs written in Java alive through crashes and node failures.",
+        subcommands = {RunCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+public final class LazarusCli implements Runnable {
+    /** Exit status for bad input. */
+    public static final int USAGE = 2;
+
+    private final InstallLayout layout;
+    private final Path javaHome;
+    private final Map<String, String> environment;
+    private final PrintStream out;
+    private final PrintStream err;
+
+    @Spec
+    private CommandSpec spec;
+
+    LazarusCli(InstallLayout layout, Path javaHome, Map<String, String> environment, PrintStream out,
+               PrintStream err) {
+        this.layout = layout;
+        this.javaHome = javaHome;
+        this.environment = environment;
+        this.out = out;
+        this.err = err;
+    }
+
+    public static void main(String[] args) {
+        Path home = Path.of(System.getProperty("lazarus.home", "."));
+        System.exit(execute(args, new InstallLayout(home), Path.of(System.getProperty("java.home")), System.getenv(),
+                System.out, System.err));
+    }
+
+    /** Runs the command line and returns the exit status; never throws. */
+    public static int execute(String[] args, InstallLayout layout, Path javaHome, Map<String, String> environment,
+                              PrintStream out, PrintStream err) {
+        LazarusCli cli = new LazarusCli(layout, javaHome, environment, out, err);
+        CommandLine commandLine = new CommandLine(cli)
+                .registerConverter(Backend.class, LazarusCli::backend)
+                .setStopAtPositional(true)
+                .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
+                .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
+                .setParameterExceptionHandler((e, ignored) -> {
+                    err.println("lazarus: " + e.getMessage() + " (see 'lazarus "
+                            + qualifiedName(e.getCommandLine()) + "--help')");
+                    return USAGE;
+                })
+                .setExecutionExceptionHandler((e, ignored, parsed) -> cli.failed(e));
+        return commandLine.execute(args);
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run or demo");
+    }
+
+    JobLauncher launcher() {
+        return new JobLauncher(layout, javaHome, environment, err);
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
+    private int failed(Exception e) {
+        boolean badInput = e instanceof IllegalArgumentException;
+        err.println("lazarus: " + (badInput || e instanceof IllegalStateException ? e.getMessage() : e.toString()));
+        if ("1".equals(environment.get("LAZARUS_DEBUG"))) {
+            e.printStackTrace(err);
+        }
+        return badInput ? USAGE : 1;
+    }
+
+    private static Backend backend(String name) {
+        try {
+            return Backend.parse(name);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
+    }
+
+    /** The command's name as typed after {@code lazarus}, followed by a space (empty for the top level). */
+    private static String qualifiedName(CommandLine commandLine) {
+        String name = commandLine.getCommandSpec().qualifiedName(" ");
+        String sub = name.startsWith("lazarus") ? name.substring("lazarus".length()).strip() : name;
+        return sub.isEmpty() ? "" : sub + " ";
+    }
+}

@@ -1,0 +1,261 @@
+package dev.lazarus.coordinator.launch;
+
+import dev.lazarus.mpi.launch.ApplicationCatalog;
+import dev.lazarus.mpi.launch.ExitStatusFiles;
+import dev.lazarus.mpi.launch.RankMain;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.net.MalformedURLException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * Launches an MPI job of {@link RankMain} ranks and reports one exit status for it: the launcher's own status if it
+ * failed, else the largest status the ranks recorded, else 1 if a rank recorded none (it died).
+ *
+ * <p>{@link #plan} validates everything a user can get wrong before any process starts, and throws
+ * {@link IllegalArgumentException} with a one-line message for it.
+ */
+public final class JobLauncher {
+    /** Exit status when {@code --timeout} kills the job, as {@code timeout(1)} uses. */
+    public static final int TIMED_OUT = 124;
+
+    private final InstallLayout layout;
+    private final Path javaHome;
+    private final Map<String, String> environment;
+    private final PrintStream err;
+
+    /**
+     * @param layout      where the built jars are
+     * @param javaHome    the JDK 25 the ranks run on
+     * @param environment the environment to read settings from ({@code PATH}, {@code MPJ_HOME},
+     *                    {@code LAZARUS_OMPI_LIB})
+     * @param err         where the launcher's own messages go
+     */
+    public JobLauncher(InstallLayout layout, Path javaHome, Map<String, String> environment, PrintStream err) {
+        this.layout = layout;
+        this.javaHome = javaHome;
+        this.environment = Map.copyOf(environment);
+        this.err = err;
+    }
+
+    /** Validates {@code request} and builds the command that runs it. */
+    public LaunchPlan plan(LaunchRequest request) {
+        if (request.ranks() < 1) {
+            throw new IllegalArgumentException("--np=" + request.ranks() + " must be at least 1");
+        }
+        if (request.hostsFile() != null && !Files.isReadable(request.hostsFile())) {
+            throw new IllegalArgumentException("cannot read hosts file " + request.hostsFile());
+        }
+        if (request.hostsFile() != null && request.backend() != Backend.OPENMPI) {
+            throw new IllegalArgumentException("--hosts needs --backend openmpi (MPJ Express runs multicore on one"
+                    + " node)");
+        }
+        for (Path entry : request.extraClasspath()) {
+            if (!Files.exists(entry)) {
+                throw new IllegalArgumentException("class path entry " + entry + " does not exist");
+            }
+        }
+        checkBackendInstalled(request.backend());
+        List<Path> classpath = InstallLayout.union(List.of(request.extraClasspath(),
+                layout.moduleClasspath(layout.applicationsModule()),
+                layout.moduleClasspath(layout.backendModule(request.backend()))));
+        checkApplication(request.application(), classpath);
+        String joined = classpath.stream().map(Path::toString).collect(Collectors.joining(":"));
+        return request.backend() == Backend.OPENMPI ? openMpiPlan(request, joined) : mpjPlan(request, joined);
+    }
+
+    /**
+     * Runs a planned job to completion and returns its exit status. The ranks' output goes to this process's
+     * standard output and error.
+     */
+    public int run(LaunchPlan plan) throws IOException, InterruptedException {
+        Path statusDir = Files.createTempDirectory("lazarus-job-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        try {
+            ProcessBuilder builder = new ProcessBuilder(plan.command()).inheritIO();
+            builder.environment().putAll(plan.environment());
+            builder.environment().put(ExitStatusFiles.ENV, statusDir.toString());
+            Process process = builder.start();
+            int launcherStatus;
+            if (plan.request().timeout() == null) {
+                launcherStatus = process.waitFor();
+            } else if (process.waitFor(plan.request().timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                launcherStatus = process.exitValue();
+            } else {
+                killTree(process);
+                err.println("lazarus: job exceeded --timeout=" + plan.request().timeout().toSeconds()
+                        + "s and was killed");
+                return TIMED_OUT;
+            }
+            return jobStatus(launcherStatus, statusDir, plan.request().ranks());
+        } finally {
+            deleteTree(statusDir);
+        }
+    }
+
+    private int jobStatus(int launcherStatus, Path statusDir, int ranks) {
+        int worst = 0;
+        List<Integer> silent = new ArrayList<>();
+        for (int rank = 0; rank < ranks; rank++) {
+            OptionalInt status = ExitStatusFiles.read(statusDir, rank);
+            if (status.isEmpty()) {
+                silent.add(rank);
+            } else {
+                worst = Math.max(worst, status.getAsInt());
+            }
+        }
+        if (silent.isEmpty()) {
+            return launcherStatus != 0 && worst == 0 ? launcherStatus : worst;
+        }
+        err.println("lazarus: ranks " + silent + " recorded no exit status (killed or crashed); launcher exit status "
+                + launcherStatus);
+        return launcherStatus != 0 ? launcherStatus : 1;
+    }
+
+    private LaunchPlan openMpiPlan(LaunchRequest request, String classpath) {
+        List<String> command = new ArrayList<>(List.of(executable("mpirun")));
+        if (isRoot()) {
+            command.add("--allow-run-as-root");
+        }
+        // -q: the ranks' statuses are reported by this launcher; mpirun's multi-line banners would only repeat them.
+        command.addAll(List.of("-q", "--oversubscribe", "--mca", "btl",
+                request.hostsFile() == null ? "self,vader" : "self,vader,tcp", "-x", ExitStatusFiles.ENV));
+        if (request.hostsFile() != null) {
+            command.addAll(List.of("--hostfile", request.hostsFile().toAbsolutePath().toString()));
+        }
+        if (request.rshAgent() != null) {
+            command.addAll(List.of("--mca", "plm_rsh_agent", request.rshAgent()));
+        }
+        command.addAll(List.of("-np", Integer.toString(request.ranks())));
+        command.add(javaHome.resolve("bin/java").toString());
+        command.addAll(rankJvmOptions(request, "-Djava.library.path=" + openMpiLibDir()));
+        command.addAll(List.of("-cp", classpath, RankMain.class.getName(), request.application()));
+        command.addAll(request.arguments());
+        return new LaunchPlan(request, command, Map.of());
+    }
+
+    private LaunchPlan mpjPlan(LaunchRequest request, String classpath) {
+        Path mpjHome = mpjHome();
+        List<String> command = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-jar",
+                mpjHome.resolve("lib/starter.jar").toString(), "-np", Integer.toString(request.ranks()),
+                "-dev", "multicore", "-cp", classpath));
+        // MPJ's starter passes unknown options on to the JVM that runs the ranks.
+        command.addAll(rankJvmOptions(request, null));
+        command.addAll(List.of(RankMain.class.getName(), request.application()));
+        command.addAll(request.arguments());
+        Map<String, String> env = new HashMap<>();
+        env.put("MPJ_HOME", mpjHome.toString());
+        // The starter runs the ranks' JVM as plain "java" from PATH, which must be our JDK 25.
+        env.put("PATH", javaHome.resolve("bin") + ":" + environment.getOrDefault("PATH", "/usr/bin:/bin"));
+        return new LaunchPlan(request, command, env);
+    }
+
+    private static List<String> rankJvmOptions(LaunchRequest request, String libraryPath) {
+        List<String> options = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
+        if (libraryPath != null) {
+            options.add(libraryPath);
+        }
+        options.addAll(request.jvmOptions());
+        return options;
+    }
+
+    private void checkBackendInstalled(Backend backend) {
+        switch (backend) {
+            case OPENMPI -> {
+                if (findOnPath("mpirun") == null) {
+                    throw new IllegalArgumentException("backend openmpi is not installed: mpirun is not on PATH"
+                            + " (scripts/setup installs openmpi-bin)");
+                }
+                if (!Files.exists(openMpiLibDir().resolve("libmpi_java.so"))) {
+                    throw new IllegalArgumentException("backend openmpi is not installed: no libmpi_java.so in "
+                            + openMpiLibDir() + " (scripts/setup installs libopenmpi-dev)");
+                }
+            }
+            case MPJ -> {
+                if (!Files.isRegularFile(mpjHome().resolve("lib/starter.jar"))) {
+                    throw new IllegalArgumentException("backend mpj is not installed: no lib/starter.jar in"
+                            + " MPJ_HOME=" + mpjHome() + " (scripts/setup prepares it)");
+                }
+            }
+        }
+        if (layout.moduleClasspath(layout.backendModule(backend)).isEmpty()) {
+            throw new IllegalArgumentException("backend " + backend + " is not built");
+        }
+    }
+
+    private void checkApplication(String application, List<Path> classpath) {
+        URL[] urls = classpath.stream().map(JobLauncher::url).toArray(URL[]::new);
+        try (URLClassLoader loader = new URLClassLoader(urls, RankMain.class.getClassLoader())) {
+            new ApplicationCatalog(loader).resolve(application);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static URL url(Path path) {
+        try {
+            return path.toUri().toURL();
+        } catch (MalformedURLException e) {
+            throw new IllegalArgumentException("bad class path entry " + path, e);
+        }
+    }
+
+    private Path openMpiLibDir() {
+        return Path.of(environment.getOrDefault("LAZARUS_OMPI_LIB", "/usr/lib/x86_64-linux-gnu"));
+    }
+
+    private Path mpjHome() {
+        String home = environment.get("MPJ_HOME");
+        if (home == null || home.isBlank()) {
+            throw new IllegalArgumentException("backend mpj is not installed: MPJ_HOME is not set"
+                    + " (./lazarus sets it from scripts/setup)");
+        }
+        return Path.of(home);
+    }
+
+    private String executable(String name) {
+        Path found = findOnPath(name);
+        return found == null ? name : found.toString();
+    }
+
+    private Path findOnPath(String name) {
+        for (String dir : environment.getOrDefault("PATH", "").split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, name))) {
+                return Path.of(dir, name);
+            }
+        }
+        return null;
+    }
+
+    private static boolean isRoot() {
+        return "root".equals(System.getProperty("user.name"));
+    }
+
+    private static void killTree(Process process) {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (Stream<Path> paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

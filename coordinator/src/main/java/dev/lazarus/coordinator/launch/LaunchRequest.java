@@ -1,0 +1,29 @@
+package dev.lazarus.coordinator.launch;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * What to launch.
+ *
+ * @param ranks          number of ranks, at least 1
+ * @param backend        the MPI implementation
+ * @param hostsFile      an Open MPI host file, or {@code null} for this node only
+ * @param rshAgent       the command Open MPI starts remote daemons with (e.g. an {@code ip netns exec} wrapper), or
+ *                       {@code null} for Open MPI's default
+ * @param extraClasspath entries added to the ranks' class path ahead of the bundled applications
+ * @param jvmOptions     extra options for every rank's JVM
+ * @param application    the application's name or class
+ * @param arguments      the application's arguments
+ * @param timeout        kill the job after this long, or {@code null} for no limit
+ */
+public record LaunchRequest(int ranks, Backend backend, Path hostsFile, String rshAgent, List<Path> extraClasspath,
+                            List<String> jvmOptions, String application, List<String> arguments, Duration timeout) {
+
+    public LaunchRequest {
+        extraClasspath = List.copyOf(extraClasspath);
+        jvmOptions = List.copyOf(jvmOptions);
+        arguments = List.copyOf(arguments);
+    }
+}

@@ -1,0 +1,56 @@
+package dev.lazarus.coordinator.it;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The real {@code ./lazarus} script: bad input gets one line and status 2; a job's status is passed on. */
+class CommandLineIT {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "run --np 0 npb.CG                     | --np=0 must be at least 1",
+        "run --np 2 npb.NOPE                   | unknown application 'npb.NOPE'",
+        "run --np 2 java.lang.String           | does not implement dev.lazarus.mpi.MpiApplication",
+        "run --np 2 --backend foo npb.CG       | expected openmpi or mpj but was 'foo'",
+        "run --np 2 --hosts /nonexistent npb.CG| cannot read hosts file /nonexistent",
+        "run --np two npb.CG                   | 'two' is not an int",
+        "run --np 2 npb.CG --class Q           | class=Q is not one of S, W, A, B",
+        "frobnicate                            | Unmatched argument"})
+    void badInputGetsOneLineAndStatusTwo(String args, String message) throws Exception {
+        LazarusProcess.Result result = LazarusProcess.run(Duration.ofMinutes(2), args.trim().split("\\s+"));
+        assertEquals(2, result.exitStatus(), result.output());
+        assertTrue(result.output().contains("lazarus: "), result.output());
+        assertTrue(result.output().contains(message), result.output());
+        assertFalse(result.output().contains("\tat "), "no stack trace: " + result.output());
+        assertEquals(1, result.output().lines().filter(l -> l.startsWith("lazarus: ")).count(), result.output());
+    }
+
+    @Test
+    void backendThatIsNotInstalledIsRefused() throws Exception {
+        // MPJ_HOME from the environment wins over scripts/setup's default, so this points MPJ at nothing.
+        ProcessBuilder builder = new ProcessBuilder(LazarusProcess.home().resolve("lazarus").toString(), "run",
+                "--np", "2", "--backend", "mpj", "npb.CG").redirectErrorStream(true);
+        builder.environment().put("LAZARUS_NO_BUILD", "1");
+        builder.environment().put("MPJ_HOME", "/nonexistent/mpj");
+        Process process = builder.start();
+        String output = new String(process.getInputStream().readAllBytes());
+        assertTrue(process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS));
+        assertEquals(2, process.exitValue(), output);
+        assertTrue(output.contains("backend mpj is not installed"), output);
+    }
+
+    @Test
+    void demoRunsCgClassWOnFourRanksAndVerifies() throws Exception {
+        LazarusProcess.Result result = LazarusProcess.run(Duration.ofMinutes(5), "demo");
+        assertEquals(0, result.exitStatus(), result.output());
+        assertTrue(result.output().contains("Verification    =               SUCCESSFUL"), result.output());
+        assertTrue(result.output().lines().anyMatch(l -> l.matches(" Total processes\\s+=\\s+4")), result.output());
+    }
+}

@@ -1,0 +1,52 @@
+package dev.lazarus.coordinator.it;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the real {@code ./lazarus} script of this checkout as a child process, the way a user does, with building
+ * switched off (the tests run inside a Maven build that has already packaged everything).
+ */
+final class LazarusProcess {
+
+    /** Exit status and combined output of one run. */
+    record Result(int exitStatus, String output) {
+        long count(String text) {
+            return output.lines().filter(l -> l.contains(text)).count();
+        }
+    }
+
+    private LazarusProcess() {
+    }
+
+    static Path home() {
+        return Path.of(System.getProperty("lazarus.home", "../")).toAbsolutePath().normalize();
+    }
+
+    static Result run(Duration timeout, String... args) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>(List.of(home().resolve("lazarus").toString()));
+        command.addAll(List.of(args));
+        Path log = Files.createTempFile("lazarus-it-", ".log");
+        try {
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment().put("LAZARUS_NO_BUILD", "1");
+            Process process = builder.start();
+            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor();
+                throw new AssertionError("lazarus " + String.join(" ", args) + " did not finish within " + timeout
+                        + "; output:\n" + Files.readString(log, StandardCharsets.UTF_8));
+            }
+            return new Result(process.exitValue(), Files.readString(log, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package dev.lazarus.coordinator.launch;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Launch plans against the built tree of this checkout (the modules are packaged before these tests run). */
+class JobLauncherTest {
+    private static final Path HOME = Path.of(System.getProperty("lazarus.home", "..")).toAbsolutePath();
+    private static final Path JAVA_HOME = Path.of(System.getProperty("java.home"));
+
+    private static Map<String, String> environment() {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putIfAbsent("MPJ_HOME", Path.of(System.getProperty("user.home"), ".cache/lazarus/mpj").toString());
+        return env;
+    }
+
+    private static JobLauncher launcher(Map<String, String> env) {
+        return new JobLauncher(new InstallLayout(HOME), JAVA_HOME, env,
+                new PrintStream(new ByteArrayOutputStream()));
+    }
+
+    private static LaunchRequest request(int ranks, Backend backend, Path hosts, List<Path> classpath, String app) {
+        return new LaunchRequest(ranks, backend, hosts, null, classpath, List.of("-Xmx1g"), app,
+                List.of("--class", "S"), null);
+    }
+
+    private static String classpathOf(List<String> command) {
+        return command.get(command.indexOf("-cp") + 1);
+    }
+
+    @Test
+    void openMpiPlanRunsRankMainUnderMpirunWithTheBackendAndApplications() {
+        LaunchPlan plan = launcher(environment()).plan(request(3, Backend.OPENMPI, null, List.of(), "npb.CG"));
+        List<String> command = plan.command();
+        assertTrue(command.getFirst().endsWith("mpirun"), command.toString());
+        assertEquals("3", command.get(command.indexOf("-np") + 1));
+        int main = command.indexOf("dev.lazarus.mpi.launch.RankMain");
+        assertEquals(List.of("npb.CG", "--class", "S"), command.subList(main + 1, command.size()));
+        assertTrue(command.contains("-Xmx1g"));
+        String classpath = classpathOf(command);
+        assertTrue(classpath.contains("lazarus-mpi-openmpi-"), classpath);
+        assertTrue(classpath.contains("mpi-4.1.4.jar"), classpath);
+        assertTrue(classpath.contains("lazarus-npb-java-"), classpath);
+        assertFalse(classpath.contains("lazarus-mpi-mpj-"), classpath);
+        assertEquals(1, classpath.split("lazarus-mpi-runtime-").length - 1, "core jar once: " + classpath);
+    }
+
+    @Test
+    void mpjPlanUsesTheStarterWithOurJdkFirstOnPath() {
+        LaunchPlan plan = launcher(environment()).plan(request(2, Backend.MPJ, null, List.of(), "npb.IS"));
+        assertTrue(plan.command().get(2).endsWith("lib/starter.jar"), plan.command().toString());
+        assertTrue(plan.command().containsAll(List.of("-dev", "multicore")));
+        assertTrue(plan.environment().get("PATH").startsWith(JAVA_HOME.resolve("bin").toString()));
+        String classpath = classpathOf(plan.command());
+        assertTrue(classpath.contains("lazarus-mpi-mpj-"), classpath);
+        assertFalse(classpath.contains("mpj-0.44.jar"), "MPJ's starter supplies its own jars: " + classpath);
+    }
+
+    @Test
+    void badRequestsAreRefusedBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+        JobLauncher launcher = launcher(environment());
+        assertEquals("--np=0 must be at least 1", assertThrows(IllegalArgumentException.class,
+                () -> launcher.plan(request(0, Backend.OPENMPI, null, List.of(), "npb.CG"))).getMessage());
+        Path hosts = Files.writeString(dir.resolve("hosts"), "localhost slots=2\n");
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> launcher.plan(request(2, Backend.MPJ, hosts, List.of(), "npb.CG"))).getMessage()
+                .startsWith("--hosts needs --backend openmpi"));
+        assertEquals("class path entry " + dir.resolve("nope.jar") + " does not exist",
+                assertThrows(IllegalArgumentException.class, () -> launcher.plan(
+                        request(2, Backend.OPENMPI, null, List.of(dir.resolve("nope.jar")), "npb.CG"))).getMessage());
+        assertTrue(assertThrows(IllegalArgumentException.class,
+                () -> launcher.plan(request(2, Backend.OPENMPI, null, List.of(), "npb.XX"))).getMessage()
+                .startsWith("unknown application 'npb.XX' (known: npb.CG, npb.EP, npb.FT, npb.IS, npb.MG)"));
+    }
+
+    @Test
+    void missingBackendIsNamedWithTheFix() {
+        Map<String, String> env = environment();
+        env.put("PATH", "/nonexistent");
+        assertEquals("backend openmpi is not installed: mpirun is not on PATH (scripts/setup installs openmpi-bin)",
+                assertThrows(IllegalArgumentException.class, () -> launcher(env)
+                        .plan(request(1, Backend.OPENMPI, null, List.of(), "npb.CG"))).getMessage());
+        env.remove("MPJ_HOME");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> launcher(env)
+                .plan(request(1, Backend.MPJ, null, List.of(), "npb.CG"))).getMessage()
+                .startsWith("backend mpj is not installed: MPJ_HOME is not set"));
+    }
+
+    @Test
+    void backendNamesParseCaseInsensitively() {
+        assertEquals(Backend.MPJ, Backend.parse("MPJ"));
+        assertEquals(Backend.OPENMPI, Backend.parse("openmpi"));
+        assertEquals("expected openmpi or mpj but was 'mpich'",
+                assertThrows(IllegalArgumentException.class, () -> Backend.parse("mpich")).getMessage());
+    }
+}
