@@ -24,7 +24,7 @@ final class DemoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         cli.out().println("lazarus demo: NPB CG class W on 4 ranks (" + backend + ")");
-        LaunchRequest request = new LaunchRequest(4, backend, null, null, List.of(), List.of(), "npb.CG",
+        LaunchRequest request = new LaunchRequest(4, backend, null, null, null, List.of(), List.of(), "npb.CG",
                 List.of("--class", "W"), null);
         return RunCommand.launch(cli, request, false);
     }

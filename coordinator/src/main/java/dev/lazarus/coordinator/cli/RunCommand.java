@@ -36,6 +36,10 @@ final class RunCommand implements Callable<Integer> {
             description = "Command Open MPI starts daemons on other hosts with (plm_rsh_agent).")
     String rshAgent;
 
+    @Option(names = "--net", paramLabel = "CIDR",
+            description = "Confine Open MPI's traffic between hosts to this network (e.g. 10.213.0.0/24).")
+    String network;
+
     @Option(names = {"--classpath", "-cp"}, split = ":", paramLabel = "PATH",
             description = "Extra class path for the ranks, ahead of the bundled applications.")
     List<Path> classpath = new ArrayList<>();
@@ -60,7 +64,7 @@ final class RunCommand implements Callable<Integer> {
         if (timeoutSeconds != null && timeoutSeconds <= 0) {
             throw new IllegalArgumentException("--timeout=" + timeoutSeconds + " must be positive");
         }
-        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, classpath, jvmOptions,
+        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, jvmOptions,
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
         return launch(cli, request, dryRun);
     }

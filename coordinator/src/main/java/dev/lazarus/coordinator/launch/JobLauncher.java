@@ -61,6 +61,9 @@ public final class JobLauncher {
         if (request.hostsFile() != null && !Files.isReadable(request.hostsFile())) {
             throw new IllegalArgumentException("cannot read hosts file " + request.hostsFile());
         }
+        if (request.network() != null && !request.network().matches("[0-9.]+/[0-9]{1,2}")) {
+            throw new IllegalArgumentException("--net=" + request.network() + " is not an IPv4 CIDR such as 10.1.0.0/24");
+        }
         if (request.hostsFile() != null && request.backend() != Backend.OPENMPI) {
             throw new IllegalArgumentException("--hosts needs --backend openmpi (MPJ Express runs multicore on one"
                     + " node)");
@@ -140,6 +143,10 @@ public final class JobLauncher {
         }
         if (request.rshAgent() != null) {
             command.addAll(List.of("--mca", "plm_rsh_agent", request.rshAgent()));
+        }
+        if (request.network() != null) {
+            command.addAll(List.of("--mca", "oob_tcp_if_include", request.network(),
+                    "--mca", "btl_tcp_if_include", request.network()));
         }
         command.addAll(List.of("-np", Integer.toString(request.ranks())));
         command.add(javaHome.resolve("bin/java").toString());

@@ -12,13 +12,15 @@ import java.util.List;
  * @param hostsFile      an Open MPI host file, or {@code null} for this node only
  * @param rshAgent       the command Open MPI starts remote daemons with (e.g. an {@code ip netns exec} wrapper), or
  *                       {@code null} for Open MPI's default
+ * @param network        the CIDR Open MPI's out-of-band and TCP traffic between hosts is confined to, or {@code null}
  * @param extraClasspath entries added to the ranks' class path ahead of the bundled applications
  * @param jvmOptions     extra options for every rank's JVM
  * @param application    the application's name or class
  * @param arguments      the application's arguments
  * @param timeout        kill the job after this long, or {@code null} for no limit
  */
-public record LaunchRequest(int ranks, Backend backend, Path hostsFile, String rshAgent, List<Path> extraClasspath,
+public record LaunchRequest(int ranks, Backend backend, Path hostsFile, String rshAgent, String network,
+                            List<Path> extraClasspath,
                             List<String> jvmOptions, String application, List<String> arguments, Duration timeout) {
 
     public LaunchRequest {

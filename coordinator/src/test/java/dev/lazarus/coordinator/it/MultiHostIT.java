@@ -79,7 +79,8 @@ class MultiHostIT {
     void cgClassSRunsTwoRanksOnEachOfTwoHosts() throws Exception {
         List<String> command = List.of(LazarusProcess.home().resolve("lazarus").toString(), "run", "--np", "4",
                 "--backend", "openmpi", "--hosts", hostfile.toString(), "--rsh-agent",
-                LazarusProcess.home().resolve("scripts/netns-rsh").toString(), "--timeout", "300", "npb.CG",
+                LazarusProcess.home().resolve("scripts/netns-rsh").toString(), "--net", SUBNET + ".0/24",
+                "--timeout", "300", "npb.CG",
                 "--class", "S");
         Path log = Files.createTempFile("lazarus-multihost-", ".log");
         Map<String, Set<Long>> ranksByHost = new TreeMap<>();

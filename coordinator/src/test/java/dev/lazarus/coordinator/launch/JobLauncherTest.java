@@ -33,7 +33,7 @@ class JobLauncherTest {
     }
 
     private static LaunchRequest request(int ranks, Backend backend, Path hosts, List<Path> classpath, String app) {
-        return new LaunchRequest(ranks, backend, hosts, null, classpath, List.of("-Xmx1g"), app,
+        return new LaunchRequest(ranks, backend, hosts, null, null, classpath, List.of("-Xmx1g"), app,
                 List.of("--class", "S"), null);
     }
 
@@ -97,6 +97,21 @@ class JobLauncherTest {
         assertTrue(assertThrows(IllegalArgumentException.class, () -> launcher(env)
                 .plan(request(1, Backend.MPJ, null, List.of(), "npb.CG"))).getMessage()
                 .startsWith("backend mpj is not installed: MPJ_HOME is not set"));
+    }
+
+    @Test
+    void networkConfinesOpenMpiTrafficAndIsValidated() {
+        LaunchRequest base = request(2, Backend.OPENMPI, null, List.of(), "npb.CG");
+        LaunchRequest confined = new LaunchRequest(2, Backend.OPENMPI, null, null, "10.213.0.0/24", List.of(),
+                List.of(), "npb.CG", List.of(), null);
+        List<String> command = launcher(environment()).plan(confined).command();
+        assertEquals("10.213.0.0/24", command.get(command.indexOf("oob_tcp_if_include") + 1));
+        assertEquals("10.213.0.0/24", command.get(command.indexOf("btl_tcp_if_include") + 1));
+        assertFalse(launcher(environment()).plan(base).command().contains("oob_tcp_if_include"));
+        LaunchRequest bad = new LaunchRequest(2, Backend.OPENMPI, null, null, "eth0", List.of(), List.of(), "npb.CG",
+                List.of(), null);
+        assertEquals("--net=eth0 is not an IPv4 CIDR such as 10.1.0.0/24",
+                assertThrows(IllegalArgumentException.class, () -> launcher(environment()).plan(bad)).getMessage());
     }
 
     @Test

@@ -1,9 +1,9 @@
 package dev.lazarus.npb.ep;
 
+import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
-import dev.lazarus.npb.is.ThreadComm;
 import org.junit.jupiter.api.Test;
 
 import java.lang.reflect.Proxy;
@@ -106,7 +106,7 @@ class EpKernelTest {
 
     @Test
     void classSOnThreeRanksSplitsTheBatchesUnevenlyAndVerifies() throws Exception {
-        List<Integer> status = ThreadComm.run(3, (comm, rank) -> new EpKernel().run(comm,
+        List<Integer> status = ThreadComm.run(3, comm -> new EpKernel().run(comm,
                 new String[] {"--class", "S", "--quiet"}));
         assertEquals(List.of(0, 0, 0), status);
     }

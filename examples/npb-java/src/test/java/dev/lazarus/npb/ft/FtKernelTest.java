@@ -1,5 +1,6 @@
 package dev.lazarus.npb.ft;
 
+import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
@@ -163,7 +164,7 @@ class FtKernelTest {
     @Test
     void classSVerifiesOnOneTwoAndFourThreadRanks() throws Exception {
         for (int np : new int[] {1, 2, 4}) {
-            List<Integer> status = ThreadComm.runRanks(np, comm -> {
+            List<Integer> status = ThreadComm.run(np, comm -> {
                 try {
                     return new FtKernel().run(comm, new String[] {"--class", "S", "--quiet"});
                 } catch (Exception e) {

@@ -1,5 +1,6 @@
 package dev.lazarus.npb.ft;
 
+import dev.lazarus.npb.testing.ThreadComm;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -101,7 +102,7 @@ class SlabFftTest {
         serial.forward(global.clone(), spectrum);
         for (int np : new int[] {2, 4, 8}) {
             int chunk = global.length / np;
-            List<double[][]> results = ThreadComm.runRanks(np, comm -> {
+            List<double[][]> results = ThreadComm.run(np, comm -> {
                 SlabFft fft = new SlabFft(nx, ny, nz, np,
                         (send, recv, count) -> comm.alltoall(send, 0, count, recv, 0));
                 double[] x1 = new double[fft.localDoubles()];

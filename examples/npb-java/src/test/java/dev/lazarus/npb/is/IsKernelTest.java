@@ -1,5 +1,6 @@
 package dev.lazarus.npb.is;
 
+import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
@@ -112,11 +113,11 @@ class IsKernelTest {
     @Test
     void countOutOfOrderSeesDisorderWithinAndBetweenRanks() throws Exception {
         int[][] keys = {{1, 5, 6}, {4, 7, 8}};
-        List<Integer> boundary = ThreadComm.run(2, (comm, rank) -> outOfOrder(comm, keys[rank]));
+        List<Integer> boundary = ThreadComm.run(2, comm -> outOfOrder(comm, keys[comm.rank()]));
         assertEquals(List.of(0, 1), boundary);
 
         int[][] local = {{3, 2, 9, 8}, {10, 11}};
-        List<Integer> within = ThreadComm.run(2, (comm, rank) -> outOfOrder(comm, local[rank]));
+        List<Integer> within = ThreadComm.run(2, comm -> outOfOrder(comm, local[comm.rank()]));
         assertEquals(List.of(2, 0), within);
     }
 
@@ -154,7 +155,7 @@ class IsKernelTest {
     }
 
     private static List<Verdict> runKernel(int ranks, IsParameters parameters) throws Exception {
-        return ThreadComm.run(ranks, (comm, rank) -> {
+        return ThreadComm.run(ranks, comm -> {
             IsKernel kernel = new IsKernel();
             kernel.log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             return kernel.execute(comm, parameters, true);

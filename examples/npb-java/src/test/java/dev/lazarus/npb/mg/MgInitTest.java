@@ -1,5 +1,6 @@
 package dev.lazarus.npb.mg;
 
+import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.NpbRandom;
 import org.junit.jupiter.api.Test;
 
@@ -71,7 +72,7 @@ class MgInitTest {
             expected[order[field.length - 1 - i]] = +1.0;
         }
         for (int ranks : new int[] {1, 2, 4, 16}) {
-            List<double[]> slabs = ThreadedComm.run(ranks, comm -> {
+            List<double[]> slabs = ThreadComm.run(ranks, comm -> {
                 MgGrid grid = new MgGrid(N, comm.size(), comm.rank());
                 double[] z = new double[grid.size(grid.lt)];
                 MgInit.zran3(z, grid, comm, new MgHalo(comm, grid));

@@ -1,5 +1,6 @@
 package dev.lazarus.npb.mg;
 
+import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,7 +21,7 @@ class MgKernelTest {
     }
 
     private static List<Outcome> runClassS(int ranks) throws Exception {
-        return ThreadedComm.run(ranks, comm -> {
+        return ThreadComm.run(ranks, comm -> {
             MgKernel kernel = new MgKernel();
             int status = kernel.run(comm, new String[] {"--class", "S", "--quiet"});
             return new Outcome(status, kernel.rnm2(), kernel.rnmu());
@@ -60,7 +61,7 @@ class MgKernelTest {
     @Test
     void rejectsUnknownArgument() {
         assertThrows(IllegalArgumentException.class,
-                () -> ThreadedComm.run(1, comm -> new MgKernel().run(comm, new String[] {"--bogus"})));
+                () -> ThreadComm.run(1, comm -> new MgKernel().run(comm, new String[] {"--bogus"})));
     }
 
     @Test

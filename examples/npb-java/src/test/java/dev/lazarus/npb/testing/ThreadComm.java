@@ -1,4 +1,4 @@
-package dev.lazarus.npb.is;
+package dev.lazarus.npb.testing;
 
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
@@ -12,16 +12,19 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.BiFunction;
 
 /**
  * An in-process {@link Comm} for tests: every rank is a thread and messages are copied between arrays, so kernels
  * can run on several ranks without MPI. Sends are buffered; collectives meet at a barrier. Slow and simple.
+ *
+ * <p>A unit-test stand-in only: it exercises the kernels' decompositions in one JVM. Real MPI runs are the
+ * integration tests in {@code coordinator}.
  */
 public final class ThreadComm extends AbstractComm {
     private static final long TIMEOUT_SECONDS = 60;
@@ -33,24 +36,33 @@ public final class ThreadComm extends AbstractComm {
         this.world = world;
     }
 
+    /** What each rank runs. */
+    @FunctionalInterface
+    public interface RankBody<R> {
+        R run(Comm comm) throws Exception;
+    }
+
     /**
-     * Runs {@code body} on {@code size} ranks, each in its own thread, and returns each rank's result.
+     * Runs {@code body} on {@code size} ranks, each in its own thread, and returns each rank's result in rank order.
      *
-     * @throws Exception the first rank's failure, if any
+     * @throws Exception the first failing rank's exception, unwrapped
      */
-    public static <R> List<R> run(int size, BiFunction<Comm, Integer, R> body) throws Exception {
+    public static <R> List<R> run(int size, RankBody<R> body) throws Exception {
         World world = new World(size);
         ExecutorService pool = Executors.newFixedThreadPool(size);
         try {
             List<Future<R>> futures = new ArrayList<>();
             for (int r = 0; r < size; r++) {
                 ThreadComm comm = new ThreadComm(world, r);
-                int rank = r;
-                futures.add(pool.submit(() -> body.apply(comm, rank)));
+                futures.add(pool.submit(() -> body.run(comm)));
             }
             List<R> results = new ArrayList<>();
             for (Future<R> future : futures) {
-                results.add(future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                try {
+                    results.add(future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+                } catch (ExecutionException e) {
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
             }
             return results;
         } finally {
