@@ -62,7 +62,8 @@ public final class JobLauncher {
             throw new IllegalArgumentException("cannot read hosts file " + request.hostsFile());
         }
         if (request.network() != null && !request.network().matches("[0-9.]+/[0-9]{1,2}")) {
-            throw new IllegalArgumentException("--net=" + request.network() + " is not an IPv4 CIDR such as 10.1.0.0/24");
+            throw new IllegalArgumentException("--net=" + request.network()
+                    + " is not an IPv4 CIDR such as 10.1.0.0/24");
         }
         if (request.hostsFile() != null && request.backend() != Backend.OPENMPI) {
             throw new IllegalArgumentException("--hosts needs --backend openmpi (MPJ Express runs multicore on one"

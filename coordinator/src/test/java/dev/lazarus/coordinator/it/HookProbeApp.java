@@ -5,6 +5,7 @@ import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.Request;
+import dev.lazarus.mpi.spi.Buffers;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -224,12 +225,7 @@ public final class HookProbeApp implements MpiApplication {
     }
 
     private static Object array(ElementType type, int length) {
-        return switch (type) {
-            case BYTE -> new byte[length];
-            case INT -> new int[length];
-            case LONG -> new long[length];
-            case DOUBLE -> new double[length];
-        };
+        return Buffers.newArray(type, length);
     }
 
     private static Object fill(ElementType type, int length, int source) {

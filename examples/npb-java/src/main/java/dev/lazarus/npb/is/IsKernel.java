@@ -123,13 +123,7 @@ public final class IsKernel implements MpiApplication {
             if (printIterations) {
                 log.printf(Locale.ROOT, "        %d%n", iteration);
             }
-            alterKeys(iteration);
-            bucketLocalKeys();
-            reduceBucketSizes();
-            planRedistribution();
-            exchangeKeys();
-            rankKeys();
-            partialVerify(iteration);
+            rankIteration(iteration);
         }
         double seconds = comm.allreduce((System.nanoTime() - start) * 1e-9, ReduceOp.MAX);
 

@@ -47,8 +47,9 @@ public interface CommProvider {
         List<CommProvider> found = ServiceLoader.load(CommProvider.class, loader).stream()
                 .map(ServiceLoader.Provider::get).toList();
         if (found.size() != 1) {
+            String names = found.stream().map(CommProvider::name).collect(Collectors.joining(",", " [", "]"));
             throw new IllegalStateException("expected exactly one MPI backend on the class path, found "
-                    + found.size() + found.stream().map(CommProvider::name).collect(Collectors.joining(",", " [", "]")));
+                    + found.size() + names);
         }
         return found.getFirst();
     }

@@ -68,14 +68,6 @@ final class OpenMpiComm extends AbstractComm {
         return tag == ANY_TAG ? MPI.ANY_TAG : tag;
     }
 
-    private static int extent(int[] counts, int[] displs) {
-        int extent = 0;
-        for (int i = 0; i < counts.length; i++) {
-            extent = Math.max(extent, displs[i] + counts[i]);
-        }
-        return extent;
-    }
-
     @Override
     protected void doSend(Object buf, int offset, int count, ElementType type, int dest, int tag) {
         Transfer t = Transfer.toSend(buf, offset, count, type, false);
