@@ -1,0 +1,59 @@
+package dev.lazarus.easycrash;
+
+import dev.lazarus.easycrash.trace.AccessTracer;
+import dev.lazarus.easycrash.trace.Tracing;
+import dev.lazarus.mpi.ElementType;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/** A {@code double} array in the persistent heap. Accessors compile to plain loads and stores in production. */
+public final class DoubleArray extends DataObject {
+    private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE;
+
+    DoubleArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
+        super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 8));
+    }
+
+    public double get(int index) {
+        if (Tracing.ENABLED) {
+            tracer.load(heapOffset + ((long) index << 3), 8);
+        }
+        return segment.getAtIndex(LAYOUT, index);
+    }
+
+    public void set(int index, double value) {
+        if (Tracing.ENABLED) {
+            tracer.store(heapOffset + ((long) index << 3), 8);
+        }
+        segment.setAtIndex(LAYOUT, index, value);
+    }
+
+    /** Sets every element to {@code value}. */
+    public void fill(double value) {
+        for (int i = 0; i < length; i++) {
+            set(i, value);
+        }
+    }
+
+    /** Copies {@code source[0 .. length)} in. */
+    public void copyFrom(double[] source) {
+        for (int i = 0; i < length; i++) {
+            set(i, source[i]);
+        }
+    }
+
+    /** Copies the contents out into a new array. */
+    public double[] toArray() {
+        double[] copy = new double[length];
+        for (int i = 0; i < length; i++) {
+            copy[i] = get(i);
+        }
+        return copy;
+    }
+
+    @Override
+    public ElementType elementType() {
+        return ElementType.DOUBLE;
+    }
+}

@@ -1,0 +1,259 @@
+package dev.lazarus.easycrash;
+
+import dev.lazarus.easycrash.heap.HeapFile;
+import dev.lazarus.easycrash.heap.HeapLayout;
+import dev.lazarus.easycrash.heap.ObjectDescriptor;
+import dev.lazarus.easycrash.heap.ObjectDirectory;
+import dev.lazarus.easycrash.persist.CacheLineWriter;
+import dev.lazarus.easycrash.persist.PmemCacheLineWriter;
+import dev.lazarus.easycrash.persist.SyncMappingCacheLineWriter;
+import dev.lazarus.easycrash.trace.AccessTracer;
+import dev.lazarus.mpi.ElementType;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * One rank's persistent heap: named data objects in a memory-mapped file in the NVM directory
+ * ({@code <dir>/<job>/rank-<r>.heap}) with their directory beside it ({@code rank-<r>.objects}), created on the first
+ * run and re-attached by name after a crash (EasyCrash's {@code easycrash_mem_alloc}).
+ *
+ * <p>{@link #open} never hands out garbage: a heap that is missing, truncated, foreign, from another rank count or
+ * application, whose directory is corrupt, whose bookmark is torn, or that crashed in the middle of a persistence
+ * operation is moved aside (suffix {@code .unusable}) and replaced by a fresh one, and {@link #recovery()} says why.
+ */
+public final class PersistentHeap implements AutoCloseable {
+    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    private final HeapFile file;
+    private final ObjectDirectory directory;
+    private final RecoveryState recovery;
+    private final AccessTracer tracer;
+    private final Map<String, DataObject> attached = new HashMap<>();
+
+    private PersistentHeap(HeapFile file, ObjectDirectory directory, RecoveryState recovery, AccessTracer tracer) {
+        this.file = file;
+        this.directory = directory;
+        this.recovery = recovery;
+        this.tracer = tracer;
+    }
+
+    /**
+     * Where and whose the heap is.
+     *
+     * @param directory the node's NVM directory (a DAX mount, or /dev/shm as emulated NVM)
+     * @param jobId     the job's id: 1 to 64 of {@code [A-Za-z0-9_.-]}
+     * @param rank      this rank
+     * @param worldSize the job's rank count
+     * @param capacity  heap file size in bytes
+     * @param signature the application and arguments; a heap written by another signature is not reused
+     * @param tracer    the crash emulator's tracer (campaign JVMs), or {@code null}
+     */
+    public record Config(Path directory, String jobId, int rank, int worldSize, long capacity, String signature,
+                         AccessTracer tracer) {
+        public Config {
+            if (jobId == null || !JOB_ID.matcher(jobId).matches()) {
+                throw new IllegalArgumentException("job id '" + jobId + "' must be 1 to 64 of [A-Za-z0-9_.-]");
+            }
+            if (rank < 0 || worldSize < 1 || rank >= worldSize) {
+                throw new IllegalArgumentException("rank=" + rank + " worldSize=" + worldSize + " is not a rank");
+            }
+        }
+
+        Path jobDirectory() {
+            return directory.resolve(jobId);
+        }
+
+        Path heapPath() {
+            return jobDirectory().resolve("rank-" + rank + ".heap");
+        }
+
+        Path directoryPath() {
+            return jobDirectory().resolve("rank-" + rank + ".objects");
+        }
+    }
+
+    /** Attaches this rank's heap, validating whatever an earlier run left. */
+    public static PersistentHeap open(Config config) throws IOException {
+        Files.createDirectories(config.jobDirectory(),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        HeapFile.CacheLineWriterFactory writers = PersistentHeap::writerFor;
+        HeapFile.Identity identity = new HeapFile.Identity(config.jobId(), config.rank(), config.worldSize());
+        if (!Files.exists(config.heapPath()) && !Files.exists(config.directoryPath())) {
+            return fresh(config, identity, writers, RecoveryState.fresh("no heap from an earlier run"));
+        }
+        HeapFile.Validated validated = HeapFile.open(config.heapPath(), identity, writers);
+        if (validated.heap() == null) {
+            return discard(config, identity, writers, validated.problem());
+        }
+        HeapFile heap = validated.heap();
+        StringBuilder problem = new StringBuilder();
+        Optional<ObjectDirectory> directory = ObjectDirectory.recover(config.directoryPath(), problem);
+        if (directory.isEmpty()) {
+            heap.close();
+            return discard(config, identity, writers, problem.toString());
+        }
+        Optional<String> unusable = check(heap, directory.get(), config.signature());
+        if (unusable.isPresent()) {
+            directory.get().close();
+            heap.close();
+            return discard(config, identity, writers, unusable.get());
+        }
+        OptionalInt iteration = heap.bookmark().iteration();
+        RecoveryState state = iteration.isPresent() ? RecoveryState.resumable(iteration.getAsInt())
+                : RecoveryState.fresh("heap exists but no iteration was bookmarked yet");
+        return new PersistentHeap(heap, directory.get(), state, config.tracer());
+    }
+
+    private static Optional<String> check(HeapFile heap, ObjectDirectory directory, String signature) {
+        if (!directory.signature().map(signature::equals).orElse(false)) {
+            return Optional.of("heap was written by '" + directory.signature().orElse("?") + "', not '"
+                    + signature + "'");
+        }
+        if (heap.marker() != 0) {
+            return Optional.of("crashed during a persistence operation (region " + (heap.marker() - 1) + ")");
+        }
+        HeapFile.BookmarkState bookmark = heap.bookmark();
+        if (bookmark.torn() != null) {
+            return Optional.of(bookmark.torn());
+        }
+        try {
+            long end = HeapLayout.DATA_OFFSET;
+            for (ObjectDescriptor object : directory.objects()) {
+                if (object.offset() < end || object.offset() % HeapLayout.PAGE != 0
+                        || object.offset() + object.byteSize() > heap.top()) {
+                    return Optional.of("object directory entry for " + object.name() + " (offset="
+                            + object.offset() + " bytes=" + object.byteSize() + ") does not fit the heap");
+                }
+                end = object.offset() + object.byteSize();
+            }
+        } catch (IllegalArgumentException malformed) {
+            return Optional.of("object directory is corrupt: " + malformed.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    private static PersistentHeap fresh(Config config, HeapFile.Identity identity,
+                                        HeapFile.CacheLineWriterFactory writers, RecoveryState state)
+            throws IOException {
+        HeapFile heap = HeapFile.create(config.heapPath(), identity, config.capacity(), writers);
+        ObjectDirectory directory = ObjectDirectory.create(config.directoryPath());
+        directory.signature(config.signature());
+        return new PersistentHeap(heap, directory, state, config.tracer());
+    }
+
+    private static PersistentHeap discard(Config config, HeapFile.Identity identity,
+                                          HeapFile.CacheLineWriterFactory writers, String reason) throws IOException {
+        for (Path path : List.of(config.heapPath(), config.directoryPath())) {
+            if (Files.exists(path)) {
+                Files.move(path, path.resolveSibling(path.getFileName() + ".unusable"),
+                        StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return fresh(config, identity, writers, RecoveryState.unusable(reason));
+    }
+
+    private static CacheLineWriter writerFor(boolean syncMapped) {
+        return syncMapped ? new SyncMappingCacheLineWriter() : PmemCacheLineWriter.load();
+    }
+
+    /** What was found in NVM when the heap was attached. */
+    public RecoveryState recovery() {
+        return recovery;
+    }
+
+    /** A {@code double} array called {@code name}: the existing one after a crash, else newly allocated (zeros). */
+    public DoubleArray doubles(String name, int length, ObjectRole role) {
+        return (DoubleArray) attach(name, ElementType.DOUBLE, length, role);
+    }
+
+    /** A {@code long} array called {@code name}. */
+    public LongArray longs(String name, int length, ObjectRole role) {
+        return (LongArray) attach(name, ElementType.LONG, length, role);
+    }
+
+    /** An {@code int} array called {@code name}. */
+    public IntArray ints(String name, int length, ObjectRole role) {
+        return (IntArray) attach(name, ElementType.INT, length, role);
+    }
+
+    private DataObject attach(String name, ElementType type, int length, ObjectRole role) {
+        ObjectDescriptor.checkName(name);
+        DataObject known = attached.get(name);
+        if (known != null) {
+            throw new IllegalArgumentException("object " + name + " is already attached");
+        }
+        ObjectDescriptor descriptor = directory.get(name).orElse(null);
+        if (descriptor != null && (descriptor.type() != type || descriptor.length() != length)) {
+            throw new IllegalStateException("object " + name + " is " + descriptor.type() + "[" + descriptor.length()
+                    + "] in the heap but " + type + "[" + length + "] was asked for");
+        }
+        if (descriptor == null) {
+            long offset = file.allocate(type.bytes(length));
+            descriptor = new ObjectDescriptor(name, type, offset, length, role);
+            file.segment().asSlice(offset, descriptor.byteSize()).fill((byte) 0);
+            directory.put(descriptor);
+        }
+        MemorySegment slice = file.segment().asSlice(descriptor.offset(), descriptor.byteSize());
+        DataObject object = switch (type) {
+            case DOUBLE -> new DoubleArray(name, role, slice, descriptor.offset(), tracer);
+            case LONG -> new LongArray(name, role, slice, descriptor.offset(), tracer);
+            case INT -> new IntArray(name, role, slice, descriptor.offset(), tracer);
+            case BYTE -> throw new IllegalArgumentException("byte objects are not supported");
+        };
+        attached.put(name, object);
+        return object;
+    }
+
+    /** Durably bookmarks {@code iteration} as the main-loop iteration in progress. */
+    public void bookmark(int iteration) {
+        file.writeBookmark(iteration);
+    }
+
+    /**
+     * The persistence operation: writes back every cache line of {@code objects} and waits for it, bracketed by a
+     * durable in-flight marker so that a crash in the middle is recognized at restart.
+     */
+    public void persist(int region, List<? extends DataObject> objects) {
+        file.writeMarker(region + 1L);
+        for (DataObject object : objects) {
+            file.writer().writeBack(object.segment(), 0, object.byteSize());
+            if (tracer != null) {
+                tracer.persist(object.heapOffset(), object.byteSize());
+            }
+        }
+        file.writer().drain();
+        file.writeMarker(0);
+    }
+
+    /** The whole mapped heap (the crash emulator keeps its NVM image against it). */
+    public MemorySegment segment() {
+        return file.segment();
+    }
+
+    /** The objects attached so far, by name. */
+    public Map<String, DataObject> objects() {
+        return Map.copyOf(attached);
+    }
+
+    /** How persistence operations write cache lines back. */
+    public String persistenceMechanism() {
+        return file.writer().mechanism();
+    }
+
+    @Override
+    public void close() {
+        directory.close();
+        file.close();
+    }
+}

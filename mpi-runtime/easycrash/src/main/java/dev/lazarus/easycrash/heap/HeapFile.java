@@ -1,0 +1,287 @@
+package dev.lazarus.easycrash.heap;
+
+import dev.lazarus.easycrash.persist.CacheLineWriter;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.zip.CRC32C;
+
+import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_CHECKED_BYTES;
+import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_CRC_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_ITERATION_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_SEQUENCE_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.CACHE_LINE;
+import static dev.lazarus.easycrash.heap.HeapLayout.CAPACITY_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.DATA_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.HEADER_CHECKED_BYTES;
+import static dev.lazarus.easycrash.heap.HeapLayout.HEADER_CRC_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.JOB_HASH_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.MAGIC;
+import static dev.lazarus.easycrash.heap.HeapLayout.MAGIC_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.MARKER_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.RANK_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.TOP_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.VERSION;
+import static dev.lazarus.easycrash.heap.HeapLayout.VERSION_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.WORLD_SIZE_OFFSET;
+
+/**
+ * A mapped heap file (see {@link HeapLayout}): creation, validation of an existing file, the bookmark, the
+ * persistence marker and bump allocation. Header, bookmark and marker updates are written back and drained at once,
+ * so what they say is durable before the call returns.
+ */
+public final class HeapFile implements AutoCloseable {
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT;
+
+    private final Path path;
+    private final Arena arena;
+    private final MemorySegment segment;
+    private final CacheLineWriter writer;
+    private final boolean syncMapped;
+
+    private HeapFile(Path path, Arena arena, MemorySegment segment, CacheLineWriter writer, boolean syncMapped) {
+        this.path = path;
+        this.arena = arena;
+        this.segment = segment;
+        this.writer = writer;
+        this.syncMapped = syncMapped;
+    }
+
+    /** Identity a heap file must carry to be this rank's. */
+    public record Identity(String jobId, int rank, int worldSize) {
+    }
+
+    /**
+     * Creates (or truncates) a heap file of {@code capacity} bytes, readable by the owner only, and writes a fresh
+     * header. The mapping is MAP_SYNC when the file system supports it (DAX pmem), else a plain shared mapping.
+     */
+    public static HeapFile create(Path path, Identity identity, long capacity, CacheLineWriterFactory writers)
+            throws IOException {
+        if (capacity < DATA_OFFSET + HeapLayout.PAGE) {
+            throw new IllegalArgumentException("heap capacity=" + capacity + " must be at least "
+                    + (DATA_OFFSET + HeapLayout.PAGE) + " bytes");
+        }
+        Files.deleteIfExists(path);
+        Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        HeapFile heap = map(path, capacity, writers);
+        MemorySegment s = heap.segment;
+        s.asSlice(0, DATA_OFFSET).fill((byte) 0);
+        s.set(LONG, MAGIC_OFFSET, MAGIC);
+        s.set(INT, VERSION_OFFSET, VERSION);
+        s.set(INT, WORLD_SIZE_OFFSET, identity.worldSize());
+        s.set(INT, RANK_OFFSET, identity.rank());
+        s.set(LONG, JOB_HASH_OFFSET, HeapLayout.jobHash(identity.jobId()));
+        s.set(LONG, CAPACITY_OFFSET, capacity);
+        heap.writeTop(DATA_OFFSET);
+        return heap;
+    }
+
+    /**
+     * Maps an existing heap file and checks it is intact and {@code identity}'s.
+     *
+     * @return the heap, or the reason it cannot be used (one line)
+     */
+    public static Validated open(Path path, Identity identity, CacheLineWriterFactory writers) throws IOException {
+        if (!Files.isRegularFile(path)) {
+            return Validated.unusable("heap file " + path + " is missing");
+        }
+        long size = Files.size(path);
+        if (size < DATA_OFFSET) {
+            return Validated.unusable("heap file " + path + " is truncated: " + size + " bytes");
+        }
+        HeapFile heap = map(path, size, writers);
+        Optional<String> problem = heap.checkHeader(identity, size);
+        if (problem.isPresent()) {
+            heap.close();
+            return Validated.unusable(problem.get());
+        }
+        return new Validated(heap, null);
+    }
+
+    /** A heap that passed validation, or the reason it did not. */
+    public record Validated(HeapFile heap, String problem) {
+        static Validated unusable(String problem) {
+            return new Validated(null, problem);
+        }
+    }
+
+    private static HeapFile map(Path path, long capacity, CacheLineWriterFactory writers) throws IOException {
+        Arena arena = Arena.ofShared();
+        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            if (channel.size() < capacity) {
+                channel.truncate(capacity);
+                channel.position(capacity - 1).write(java.nio.ByteBuffer.wrap(new byte[1]));
+            }
+            MemorySegment segment;
+            boolean sync;
+            try {
+                segment = channel.map(jdk.nio.mapmode.ExtendedMapMode.READ_WRITE_SYNC, 0, capacity, arena);
+                sync = true;
+            } catch (IOException | UnsupportedOperationException notDax) {
+                // Not a DAX file system (e.g. /dev/shm as emulated NVM): a shared mapping, flushed by libpmem.
+                segment = channel.map(FileChannel.MapMode.READ_WRITE, 0, capacity, arena);
+                sync = false;
+            }
+            return new HeapFile(path, arena, segment, writers.create(sync), sync);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    private Optional<String> checkHeader(Identity identity, long fileSize) {
+        MemorySegment s = segment;
+        if (s.get(LONG, MAGIC_OFFSET) != MAGIC) {
+            return Optional.of("heap file " + path + " is not a Lazarus heap (bad magic)");
+        }
+        if (s.get(LONG, HEADER_CRC_OFFSET) != crc(0, HEADER_CHECKED_BYTES)) {
+            return Optional.of("heap file " + path + " has a corrupt header (checksum mismatch)");
+        }
+        if (s.get(INT, VERSION_OFFSET) != VERSION) {
+            return Optional.of("heap file " + path + " has layout version=" + s.get(INT, VERSION_OFFSET)
+                    + ", expected " + VERSION);
+        }
+        if (s.get(LONG, JOB_HASH_OFFSET) != HeapLayout.jobHash(identity.jobId())) {
+            return Optional.of("heap file " + path + " belongs to another job (job id differs from "
+                    + identity.jobId() + ")");
+        }
+        if (s.get(INT, RANK_OFFSET) != identity.rank()) {
+            return Optional.of("heap file " + path + " belongs to rank " + s.get(INT, RANK_OFFSET));
+        }
+        if (s.get(INT, WORLD_SIZE_OFFSET) != identity.worldSize()) {
+            return Optional.of("heap file " + path + " was written by a job of " + s.get(INT, WORLD_SIZE_OFFSET)
+                    + " ranks, this job has " + identity.worldSize());
+        }
+        long capacity = s.get(LONG, CAPACITY_OFFSET);
+        if (capacity != fileSize) {
+            return Optional.of("heap file " + path + " is truncated: " + fileSize + " of " + capacity + " bytes");
+        }
+        long top = top();
+        if (top < DATA_OFFSET || top > capacity) {
+            return Optional.of("heap file " + path + " has allocation top=" + top + " outside [" + DATA_OFFSET
+                    + ", " + capacity + "]");
+        }
+        return Optional.empty();
+    }
+
+    public MemorySegment segment() {
+        return segment;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public CacheLineWriter writer() {
+        return writer;
+    }
+
+    public boolean syncMapped() {
+        return syncMapped;
+    }
+
+    public long capacity() {
+        return segment.byteSize();
+    }
+
+    /** First free byte. */
+    public long top() {
+        return segment.get(LONG, TOP_OFFSET);
+    }
+
+    /**
+     * Reserves {@code bytes}, page aligned, and returns the offset.
+     *
+     * @throws IllegalStateException when the heap is full, with its size and how much was asked for
+     */
+    public long allocate(long bytes) {
+        long offset = top();
+        long end = HeapLayout.pageAlign(offset + bytes);
+        if (end > capacity()) {
+            throw new IllegalStateException("persistent heap " + path + " is full: capacity=" + capacity()
+                    + " used=" + offset + " requested=" + bytes + " (raise lazarus.nvm.heap.size)");
+        }
+        writeTop(end);
+        return offset;
+    }
+
+    private void writeTop(long top) {
+        segment.set(LONG, TOP_OFFSET, top);
+        segment.set(LONG, HEADER_CRC_OFFSET, crc(0, HEADER_CHECKED_BYTES));
+        persistLine(0);
+    }
+
+    /** The bookmarked iteration, empty if none was written, or a description of a torn bookmark. */
+    public BookmarkState bookmark() {
+        long sequence = segment.get(LONG, BOOKMARK_SEQUENCE_OFFSET);
+        long stored = segment.get(LONG, BOOKMARK_CRC_OFFSET);
+        if (sequence == 0 && stored == 0) {
+            return new BookmarkState(OptionalInt.empty(), null);
+        }
+        if (stored != crc(BOOKMARK_OFFSET, BOOKMARK_CHECKED_BYTES)) {
+            return new BookmarkState(OptionalInt.empty(), "bookmark is torn (checksum mismatch at sequence="
+                    + sequence + ")");
+        }
+        return new BookmarkState(OptionalInt.of(segment.get(INT, BOOKMARK_ITERATION_OFFSET)), null);
+    }
+
+    /**
+     * @param iteration the bookmarked iteration, if any
+     * @param torn      why the bookmark cannot be trusted, or {@code null}
+     */
+    public record BookmarkState(OptionalInt iteration, String torn) {
+    }
+
+    /** Durably records {@code iteration} as the main-loop iteration in progress. */
+    public void writeBookmark(int iteration) {
+        long sequence = segment.get(LONG, BOOKMARK_SEQUENCE_OFFSET) + 1;
+        segment.set(LONG, BOOKMARK_SEQUENCE_OFFSET, sequence);
+        segment.set(INT, BOOKMARK_ITERATION_OFFSET, iteration);
+        segment.set(LONG, BOOKMARK_CRC_OFFSET, crc(BOOKMARK_OFFSET, BOOKMARK_CHECKED_BYTES));
+        persistLine(BOOKMARK_OFFSET);
+    }
+
+    /** The in-flight persistence marker: 0 when none, else the region + 1 that was persisting. */
+    public long marker() {
+        return segment.get(LONG, MARKER_OFFSET);
+    }
+
+    /** Durably sets the persistence marker. */
+    public void writeMarker(long value) {
+        segment.set(LONG, MARKER_OFFSET, value);
+        persistLine(MARKER_OFFSET);
+    }
+
+    private void persistLine(long offset) {
+        writer.writeBack(segment, offset, CACHE_LINE);
+        writer.drain();
+    }
+
+    private long crc(long offset, long length) {
+        CRC32C crc = new CRC32C();
+        crc.update(segment.asSlice(offset, length).asByteBuffer());
+        return crc.getValue();
+    }
+
+    @Override
+    public void close() {
+        arena.close();
+    }
+
+    /** Chooses the cache-line writer for a mapping. */
+    @FunctionalInterface
+    public interface CacheLineWriterFactory {
+        CacheLineWriter create(boolean syncMapped);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.lazarus.easycrash.heap;
+
+import dev.lazarus.easycrash.ObjectRole;
+import dev.lazarus.mpi.ElementType;
+
+import java.util.regex.Pattern;
+
+/**
+ * Where a named data object lives in the heap file. Stored in the object directory as one line of text, parsed back
+ * with every field bounded, because after a crash the directory is untrusted input.
+ *
+ * @param name       the object's name: 1 to 64 of {@code [A-Za-z0-9_.-]}; never used as a path
+ * @param type       element type
+ * @param offset     byte offset in the heap file, page aligned
+ * @param length     number of elements
+ * @param role       candidate (kept across a crash) or re-initialized
+ */
+public record ObjectDescriptor(String name, ElementType type, long offset, int length, ObjectRole role) {
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
+
+    public ObjectDescriptor {
+        checkName(name);
+        if (length < 0) {
+            throw new IllegalArgumentException("object " + name + ": length=" + length + " must not be negative");
+        }
+    }
+
+    /** Validates an object name; the message says which characters are allowed. */
+    public static void checkName(String name) {
+        if (name == null || !NAME.matcher(name).matches()) {
+            throw new IllegalArgumentException("object name '" + name + "' must be 1 to 64 of [A-Za-z0-9_.-]");
+        }
+    }
+
+    /** Size in bytes. */
+    public long byteSize() {
+        return type.bytes(length);
+    }
+
+    /** The directory's text form: {@code type offset length role}. */
+    public String encode() {
+        return type + " " + offset + " " + length + " " + role;
+    }
+
+    /**
+     * Parses {@link #encode()}'s form.
+     *
+     * @throws IllegalArgumentException with the name and the bad field
+     */
+    public static ObjectDescriptor decode(String name, String text) {
+        String[] fields = text == null ? new String[0] : text.split(" ");
+        if (fields.length != 4) {
+            throw new IllegalArgumentException("object " + name + ": malformed directory entry '" + text + "'");
+        }
+        try {
+            return new ObjectDescriptor(name, ElementType.valueOf(fields[0]), Long.parseLong(fields[1]),
+                    Integer.parseInt(fields[2]), ObjectRole.valueOf(fields[3]));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("object " + name + ": malformed directory entry '" + text + "': "
+                    + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package dev.lazarus.easycrash;
+
+import dev.lazarus.easycrash.heap.HeapLayout;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Real mapped files: re-attach by name, and every way a heap can be unusable is caught, never computed on. */
+class PersistentHeapTest {
+    private static final long CAPACITY = 1 << 20;
+
+    @TempDir
+    Path nvm;
+
+    private PersistentHeap.Config config(String job, int rank, int size, String signature) {
+        return new PersistentHeap.Config(nvm, job, rank, size, CAPACITY, signature, null);
+    }
+
+    /** Writes u = 0,1,2.. and bookmarks iteration 7, as a run that then crashes would. */
+    private void firstRun(PersistentHeap.Config config) throws Exception {
+        try (PersistentHeap heap = PersistentHeap.open(config)) {
+            assertEquals(RecoveryState.Kind.FRESH, heap.recovery().kind());
+            DoubleArray u = heap.doubles("u", 1000, ObjectRole.CANDIDATE);
+            for (int i = 0; i < u.length(); i++) {
+                u.set(i, i);
+            }
+            heap.ints("colidx", 10, ObjectRole.REINITIALIZED).set(3, 42);
+            heap.persist(0, List.of(u));
+            heap.bookmark(7);
+        }
+    }
+
+    @Test
+    void reattachesObjectsByNameAndResumesAtTheBookmark() throws Exception {
+        firstRun(config("job1", 0, 2, "app --class S"));
+        try (PersistentHeap heap = PersistentHeap.open(config("job1", 0, 2, "app --class S"))) {
+            assertEquals(RecoveryState.Kind.RESUMABLE, heap.recovery().kind(), heap.recovery().reason());
+            assertEquals(7, heap.recovery().iteration());
+            DoubleArray u = heap.doubles("u", 1000, ObjectRole.CANDIDATE);
+            assertEquals(999.0, u.get(999));
+            assertEquals(42, heap.ints("colidx", 10, ObjectRole.REINITIALIZED).get(3));
+            assertEquals(0, u.heapOffset() % HeapLayout.PAGE);
+        }
+        Path job = nvm.resolve("job1");
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(job)));
+        assertEquals("rw-------", PosixFilePermissions.toString(
+                Files.getPosixFilePermissions(job.resolve("rank-0.heap"))));
+    }
+
+    private RecoveryState reopen(PersistentHeap.Config config) throws Exception {
+        try (PersistentHeap heap = PersistentHeap.open(config)) {
+            RecoveryState state = heap.recovery();
+            if (state.kind() == RecoveryState.Kind.UNUSABLE) {
+                assertEquals(0.0, heap.doubles("u", 1000, ObjectRole.CANDIDATE).get(999), "a fresh heap");
+            }
+            return state;
+        }
+    }
+
+    private static void assertUnusable(RecoveryState state, String because) {
+        assertEquals(RecoveryState.Kind.UNUSABLE, state.kind(), state.reason());
+        assertTrue(state.reason().contains(because), state.reason());
+    }
+
+    @Test
+    void differentRankCountIsUnusable() throws Exception {
+        firstRun(config("job2", 0, 2, "app"));
+        assertUnusable(reopen(config("job2", 0, 4, "app")), "was written by a job of 2 ranks, this job has 4");
+    }
+
+    @Test
+    void otherApplicationIsUnusable() throws Exception {
+        firstRun(config("job3", 0, 1, "npb.CG --class S"));
+        assertUnusable(reopen(config("job3", 0, 1, "npb.CG --class W")), "heap was written by 'npb.CG --class S'");
+    }
+
+    @Test
+    void truncatedHeapIsUnusable() throws Exception {
+        firstRun(config("job4", 0, 1, "app"));
+        try (RandomAccessFile file = new RandomAccessFile(nvm.resolve("job4/rank-0.heap").toFile(), "rw")) {
+            file.setLength(CAPACITY / 2);
+        }
+        assertUnusable(reopen(config("job4", 0, 1, "app")), "is truncated");
+        assertTrue(Files.exists(nvm.resolve("job4/rank-0.heap.unusable")), "kept aside for inspection");
+    }
+
+    @Test
+    void missingHeapWithADirectoryIsUnusable() throws Exception {
+        firstRun(config("job5", 0, 1, "app"));
+        Files.delete(nvm.resolve("job5/rank-0.heap"));
+        assertUnusable(reopen(config("job5", 0, 1, "app")), "is missing");
+    }
+
+    @Test
+    void foreignHeapIsUnusable() throws Exception {
+        firstRun(config("jobA", 0, 1, "app"));
+        Files.createDirectories(nvm.resolve("jobB"));
+        Files.copy(nvm.resolve("jobA/rank-0.heap"), nvm.resolve("jobB/rank-0.heap"));
+        Files.copy(nvm.resolve("jobA/rank-0.objects"), nvm.resolve("jobB/rank-0.objects"));
+        assertUnusable(reopen(config("jobB", 0, 1, "app")), "belongs to another job");
+        Files.write(nvm.resolve("jobA/rank-0.heap"), new byte[(int) CAPACITY]);
+        assertUnusable(reopen(config("jobA", 0, 1, "app")), "not a Lazarus heap");
+    }
+
+    @Test
+    void tornBookmarkIsUnusable() throws Exception {
+        firstRun(config("job6", 0, 1, "app"));
+        flipByte(nvm.resolve("job6/rank-0.heap"), HeapLayout.BOOKMARK_ITERATION_OFFSET);
+        assertUnusable(reopen(config("job6", 0, 1, "app")), "bookmark is torn");
+    }
+
+    @Test
+    void corruptHeaderIsUnusable() throws Exception {
+        firstRun(config("job7", 0, 1, "app"));
+        flipByte(nvm.resolve("job7/rank-0.heap"), HeapLayout.TOP_OFFSET + 1);
+        assertUnusable(reopen(config("job7", 0, 1, "app")), "corrupt header");
+    }
+
+    @Test
+    void crashInTheMiddleOfAPersistenceOperationIsUnusable() throws Exception {
+        firstRun(config("job8", 0, 1, "app"));
+        try (RandomAccessFile file = new RandomAccessFile(nvm.resolve("job8/rank-0.heap").toFile(), "rw")) {
+            file.seek(HeapLayout.MARKER_OFFSET);
+            file.writeLong(Long.reverseBytes(3)); // region 2 was persisting
+        }
+        assertUnusable(reopen(config("job8", 0, 1, "app")), "crashed during a persistence operation (region 2)");
+    }
+
+    @Test
+    void corruptObjectDirectoryIsUnusable() throws Exception {
+        firstRun(config("job9", 0, 1, "app"));
+        Path objects = nvm.resolve("job9/rank-0.objects");
+        byte[] garbage = new byte[(int) Files.size(objects)];
+        java.util.Arrays.fill(garbage, (byte) 0x5a);
+        Files.write(objects, garbage);
+        assertUnusable(reopen(config("job9", 0, 1, "app")), "object directory");
+    }
+
+    @Test
+    void mismatchedObjectShapeAndBadNamesAreRefused() throws Exception {
+        firstRun(config("job10", 0, 1, "app"));
+        try (PersistentHeap heap = PersistentHeap.open(config("job10", 0, 1, "app"))) {
+            assertEquals("object u is DOUBLE[1000] in the heap but DOUBLE[10] was asked for",
+                    assertThrows(IllegalStateException.class,
+                            () -> heap.doubles("u", 10, ObjectRole.CANDIDATE)).getMessage());
+            assertThrows(IllegalArgumentException.class, () -> heap.doubles("../etc", 1, ObjectRole.CANDIDATE));
+        }
+        assertThrows(IllegalArgumentException.class, () -> config("../x", 0, 1, "app"));
+    }
+
+    @Test
+    void fullHeapSaysHowFull() throws Exception {
+        try (PersistentHeap heap = PersistentHeap.open(config("job11", 0, 1, "app"))) {
+            IllegalStateException e = assertThrows(IllegalStateException.class,
+                    () -> heap.doubles("big", (int) CAPACITY, ObjectRole.CANDIDATE));
+            assertTrue(e.getMessage().contains("is full"), e.getMessage());
+        }
+    }
+
+    private static void flipByte(Path file, long offset) throws Exception {
+        try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
+            raf.seek(offset);
+            int b = raf.read();
+            raf.seek(offset);
+            raf.write(b ^ 0xff);
+        }
+    }
+}
