@@ -8,6 +8,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,6 +48,20 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--jvm-opt", paramLabel = "OPT", description = "Extra JVM option for every rank (repeatable).")
     List<String> jvmOptions = new ArrayList<>();
 
+    @Option(names = "--job", paramLabel = "ID",
+            description = "Job id: a relaunch with the same id resumes from NVM (default: the application name).")
+    String jobId;
+
+    @Option(names = "--nvm-dir", paramLabel = "DIR",
+            description = "NVM directory for persistent heaps (default: /dev/shm/lazarus/nvm).")
+    Path nvmDirectory;
+
+    @Option(names = "--plan", paramLabel = "FILE", description = "EasyCrash persistence plan from a campaign.")
+    Path plan;
+
+    @Option(names = "--no-nvm-restart", description = "Start fresh even when NVM holds a resumable state.")
+    boolean noNvmRestart;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
     Long timeoutSeconds;
 
@@ -64,9 +79,34 @@ final class RunCommand implements Callable<Integer> {
         if (timeoutSeconds != null && timeoutSeconds <= 0) {
             throw new IllegalArgumentException("--timeout=" + timeoutSeconds + " must be positive");
         }
-        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, jvmOptions,
+        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath,
+                withEasyCrashSettings(jvmOptions),
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
         return launch(cli, request, dryRun);
+    }
+
+    /** The EasyCrash options become system properties of every rank (see EasyCrashSettings). */
+    private List<String> withEasyCrashSettings(List<String> options) {
+        List<String> all = new ArrayList<>(options);
+        if (jobId != null) {
+            if (!jobId.matches("[A-Za-z0-9_.-]{1,64}")) {
+                throw new IllegalArgumentException("--job=" + jobId + " must be 1 to 64 of [A-Za-z0-9_.-]");
+            }
+            all.add("-Dlazarus.job.id=" + jobId);
+        }
+        if (nvmDirectory != null) {
+            all.add("-Dlazarus.nvm.dir=" + nvmDirectory.toAbsolutePath());
+        }
+        if (plan != null) {
+            if (!Files.isReadable(plan)) {
+                throw new IllegalArgumentException("cannot read plan file " + plan);
+            }
+            all.add("-Dlazarus.plan=" + plan.toAbsolutePath());
+        }
+        if (noNvmRestart) {
+            all.add("-Dlazarus.nvm.restart=off");
+        }
+        return all;
     }
 
     /** Plans and runs (or prints) a launch; shared with {@code demo}. */

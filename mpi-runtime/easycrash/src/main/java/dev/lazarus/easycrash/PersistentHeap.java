@@ -40,8 +40,14 @@ public final class PersistentHeap implements AutoCloseable {
     private final RecoveryState recovery;
     private final AccessTracer tracer;
     private final Map<String, DataObject> attached = new HashMap<>();
+    private final Path heapPath;
+    private final Path directoryPath;
+    private boolean closed;
 
-    private PersistentHeap(HeapFile file, ObjectDirectory directory, RecoveryState recovery, AccessTracer tracer) {
+    private PersistentHeap(HeapFile file, ObjectDirectory directory, RecoveryState recovery, AccessTracer tracer,
+                           Config config) {
+        this.heapPath = config.heapPath();
+        this.directoryPath = config.directoryPath();
         this.file = file;
         this.directory = directory;
         this.recovery = recovery;
@@ -112,7 +118,7 @@ public final class PersistentHeap implements AutoCloseable {
         OptionalInt iteration = heap.bookmark().iteration();
         RecoveryState state = iteration.isPresent() ? RecoveryState.resumable(iteration.getAsInt())
                 : RecoveryState.fresh("heap exists but no iteration was bookmarked yet");
-        return new PersistentHeap(heap, directory.get(), state, config.tracer());
+        return new PersistentHeap(heap, directory.get(), state, config.tracer(), config);
     }
 
     private static Optional<String> check(HeapFile heap, ObjectDirectory directory, String signature) {
@@ -149,18 +155,35 @@ public final class PersistentHeap implements AutoCloseable {
         HeapFile heap = HeapFile.create(config.heapPath(), identity, config.capacity(), writers);
         ObjectDirectory directory = ObjectDirectory.create(config.directoryPath());
         directory.signature(config.signature());
-        return new PersistentHeap(heap, directory, state, config.tracer());
+        return new PersistentHeap(heap, directory, state, config.tracer(), config);
+    }
+
+    /**
+     * Sets aside whatever an earlier run left and starts a fresh heap: when restart is switched off, or when another
+     * rank's NVM state is unusable and the whole job must roll back.
+     */
+    public static PersistentHeap openFresh(Config config, RecoveryState state) throws IOException {
+        Files.createDirectories(config.jobDirectory(),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        return discard(config, new HeapFile.Identity(config.jobId(), config.rank(), config.worldSize()),
+                PersistentHeap::writerFor, state);
     }
 
     private static PersistentHeap discard(Config config, HeapFile.Identity identity,
                                           HeapFile.CacheLineWriterFactory writers, String reason) throws IOException {
+        return discard(config, identity, writers, RecoveryState.unusable(reason));
+    }
+
+    private static PersistentHeap discard(Config config, HeapFile.Identity identity,
+                                          HeapFile.CacheLineWriterFactory writers, RecoveryState state)
+            throws IOException {
         for (Path path : List.of(config.heapPath(), config.directoryPath())) {
             if (Files.exists(path)) {
                 Files.move(path, path.resolveSibling(path.getFileName() + ".unusable"),
                         StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        return fresh(config, identity, writers, RecoveryState.unusable(reason));
+        return fresh(config, identity, writers, state);
     }
 
     private static CacheLineWriter writerFor(boolean syncMapped) {
@@ -236,6 +259,13 @@ public final class PersistentHeap implements AutoCloseable {
         file.writeMarker(0);
     }
 
+    /** Closes the heap and deletes its files: the run they served has finished. */
+    public void release() throws IOException {
+        close();
+        Files.deleteIfExists(heapPath);
+        Files.deleteIfExists(directoryPath);
+    }
+
     /** The whole mapped heap (the crash emulator keeps its NVM image against it). */
     public MemorySegment segment() {
         return file.segment();
@@ -251,9 +281,13 @@ public final class PersistentHeap implements AutoCloseable {
         return file.writer().mechanism();
     }
 
+    /** Unmaps the heap and closes the directory; idempotent. */
     @Override
     public void close() {
-        directory.close();
-        file.close();
+        if (!closed) {
+            closed = true;
+            directory.close();
+            file.close();
+        }
     }
 }

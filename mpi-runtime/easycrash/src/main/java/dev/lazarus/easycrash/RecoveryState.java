@@ -18,15 +18,15 @@ public record RecoveryState(Kind kind, int iteration, String reason) {
         UNUSABLE
     }
 
-    static RecoveryState fresh(String reason) {
+    public static RecoveryState fresh(String reason) {
         return new RecoveryState(Kind.FRESH, 0, reason);
     }
 
-    static RecoveryState resumable(int iteration) {
+    public static RecoveryState resumable(int iteration) {
         return new RecoveryState(Kind.RESUMABLE, iteration, "bookmark at iteration " + iteration);
     }
 
-    static RecoveryState unusable(String reason) {
+    public static RecoveryState unusable(String reason) {
         return new RecoveryState(Kind.UNUSABLE, 0, reason);
     }
 }

@@ -1,5 +1,12 @@
 package dev.lazarus.npb.cg;
 
+import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.IntArray;
+import dev.lazarus.easycrash.ObjectRole;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiApplication;
@@ -10,8 +17,9 @@ import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 import dev.lazarus.verification.checks.ReferenceValues;
 
+import java.io.IOException;
 import java.io.PrintStream;
-import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -40,9 +48,15 @@ import java.util.Locale;
  *   <li>{@code normalizeX()}: {@code x = z / ||z||}.</li>
  * </ol>
  * One untimed iteration runs first, as in NPB, after which {@code x} is reset to all ones.
+ *
+ * <p><b>EasyCrash.</b> Every named object lives in the rank's persistent heap: {@code x, z, p, q, r} are candidates
+ * (kept across a crash), {@code a, colidx, rowstr} are rebuilt by {@link #initialize} on a restart. The main loop
+ * runs under {@link RecomputingRun}: after a crash it resumes at the bookmarked iteration, and acceptance verification
+ * (zeta against NPB's reference) decides whether the result counts.
  */
-public final class CgKernel implements MpiApplication {
+public final class CgKernel implements MpiApplication, Recomputable {
     private static final String NAME = "npb.CG";
+    private static final List<String> REGIONS = List.of("conjGrad", "computeNorms", "updateZeta", "normalizeX");
 
     private Comm comm;
     private ProblemClass problemClass;
@@ -58,14 +72,17 @@ public final class CgKernel implements MpiApplication {
     private int block;
 
     // ---- named data objects ---------------------------------------------------------------------------------------
-    private double[] a;
-    private int[] colidx;
-    private int[] rowstr;
-    private double[] x;
-    private double[] z;
-    private double[] p;
-    private double[] q;
-    private double[] r;
+    private DoubleArray a;
+    private IntArray colidx;
+    private IntArray rowstr;
+    private DoubleArray x;
+    private DoubleArray z;
+    private DoubleArray p;
+    private DoubleArray q;
+    private DoubleArray r;
+    /** This rank's rows of the matrix as generated, copied into the heap objects by {@link #initialize}. */
+    private CgMatrix matrix;
+    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
     private double rnorm;
     private double zeta;
     private final double[] normTemp = new double[2];
@@ -88,42 +105,108 @@ public final class CgKernel implements MpiApplication {
      * @return 0 if zeta verifies against NPB's reference value, 1 otherwise (the same on every rank)
      */
     @Override
-    public int run(Comm comm, String[] args) {
+    public int run(Comm comm, String[] args) throws IOException {
         KernelOptions options = KernelOptions.parse(NAME, args);
         this.comm = comm;
         this.problemClass = options.problemClass();
         this.params = CgParameters.of(problemClass);
         this.progress = !options.quiet() && comm.rank() == 0;
         long initStart = System.nanoTime();
-        setUp();
+        partition();
         if (progress) {
             printHeader();
         }
-        warmUp();
-        double initSeconds = (System.nanoTime() - initStart) * 1.0e-9;
+        RecomputingRun.Outcome outcome = RecomputingRun.run(comm, this, settings, null, System.err);
         if (progress) {
-            out.printf(Locale.ROOT, " Initialization time = %15.3f seconds%n", initSeconds);
+            out.printf(Locale.ROOT, " Total time with set-up = %15.3f seconds%n",
+                    (System.nanoTime() - initStart) * 1.0e-9);
         }
-
-        comm.barrier();
-        long start = System.nanoTime();
-        for (int it = 1; it <= params.niter(); it++) {
-            conjGrad();
-            computeNorms();
-            updateZeta(it);
-            normalizeX();
+        if (comm.rank() == 0) {
+            report(outcome.seconds(), outcome.verdict());
         }
-        double seconds = (System.nanoTime() - start) * 1.0e-9;
+        return outcome.verdict().accepted() ? 0 : 1;
+    }
 
-        double slowest = comm.allreduce(seconds, ReduceOp.MAX);
-        // Verify rank 0's zeta everywhere so that every rank returns the same status.
+    // ---- Recomputable ---------------------------------------------------------------------------------------------
+
+    @Override
+    public String application() {
+        return NAME;
+    }
+
+    @Override
+    public String signature() {
+        return NAME + " --class " + problemClass;
+    }
+
+    @Override
+    public List<String> regions() {
+        return REGIONS;
+    }
+
+    @Override
+    public long heapBytes() {
+        long vector = pageAligned(8L * comm.size() * block);
+        return 5 * vector + pageAligned(8L * matrix.a.length) + pageAligned(4L * matrix.colidx.length)
+                + pageAligned(4L * matrix.rowstr.length);
+    }
+
+    private static long pageAligned(long bytes) {
+        return (bytes + 4095) & -4096L;
+    }
+
+    @Override
+    public void attach(EasyCrash easyCrash) {
+        int padded = comm.size() * block;
+        x = easyCrash.doubles("x", padded);
+        z = easyCrash.doubles("z", padded);
+        p = easyCrash.doubles("p", padded);
+        q = easyCrash.doubles("q", padded);
+        r = easyCrash.doubles("r", padded);
+        a = easyCrash.doubles("a", matrix.a.length, ObjectRole.REINITIALIZED);
+        colidx = easyCrash.ints("colidx", matrix.colidx.length, ObjectRole.REINITIALIZED);
+        rowstr = easyCrash.ints("rowstr", matrix.rowstr.length, ObjectRole.REINITIALIZED);
+    }
+
+    @Override
+    public void initialize(boolean fresh) {
+        a.copyFrom(matrix.a);
+        colidx.copyFrom(matrix.colidx);
+        rowstr.copyFrom(matrix.rowstr);
+        if (fresh) {
+            resetX();
+            warmUp();
+        }
+    }
+
+    @Override
+    public int iterations() {
+        return params.niter();
+    }
+
+    @Override
+    public void iterate(int it, EasyCrash easyCrash) {
+        conjGrad();
+        easyCrash.endRegion(0, it);
+        computeNorms();
+        easyCrash.endRegion(1, it);
+        updateZeta(it);
+        easyCrash.endRegion(2, it);
+        normalizeX();
+        easyCrash.endRegion(3, it);
+    }
+
+    /** Verifies rank 0's zeta on every rank, so that every rank returns the same verdict. */
+    @Override
+    public Verdict verify() {
         scalar[0] = zeta;
         comm.bcast(scalar, 0, 1, ElementType.DOUBLE, 0);
-        Verdict verdict = verify(params, scalar[0]);
-        if (comm.rank() == 0) {
-            report(slowest, verdict);
-        }
-        return verdict.accepted() ? 0 : 1;
+        return verify(params, scalar[0]);
+    }
+
+    /** Where the persistent heap lives and what it is called (tests use their own directory). */
+    void settings(EasyCrashSettings easyCrashSettings) {
+        this.settings = easyCrashSettings;
     }
 
     /** NPB's check: {@code |zeta - zeta_verify| / zeta_verify <= 1e-10}; NaN never passes. */
@@ -143,8 +226,8 @@ public final class CgKernel implements MpiApplication {
 
     // ---- set-up ---------------------------------------------------------------------------------------------------
 
-    /** Partitions the rows, builds this rank's rows of the matrix and allocates the vectors. */
-    private void setUp() {
+    /** Partitions the rows and generates this rank's rows of the matrix. */
+    private void partition() {
         int na = params.na();
         int size = comm.size();
         if (size > na) {
@@ -155,18 +238,7 @@ public final class CgKernel implements MpiApplication {
         firstrow = Math.min(na, comm.rank() * block);
         rows = Math.min(na, firstrow + block) - firstrow;
 
-        CgMatrix matrix = CgMatrix.makea(na, params.nonzer(), CgParameters.RCOND, params.shift(), firstrow, rows);
-        a = matrix.a;
-        colidx = matrix.colidx;
-        rowstr = matrix.rowstr;
-
-        int padded = size * block;
-        x = new double[padded];
-        z = new double[padded];
-        p = new double[padded];
-        q = new double[padded];
-        r = new double[padded];
-        resetX();
+        matrix = CgMatrix.makea(na, params.nonzer(), CgParameters.RCOND, params.shift(), firstrow, rows);
     }
 
     /** NPB's untimed first iteration, which also warms up the JIT, then the reset of {@code x}. */
@@ -180,7 +252,9 @@ public final class CgKernel implements MpiApplication {
 
     /** Sets the starting vector to all ones (the padding stays zero). */
     private void resetX() {
-        Arrays.fill(x, 0, params.na(), 1.0);
+        for (int j = 0; j < params.na(); j++) {
+            x.set(j, 1.0);
+        }
     }
 
     // ---- code regions of the main loop ----------------------------------------------------------------------------
@@ -193,10 +267,10 @@ public final class CgKernel implements MpiApplication {
         int lo = firstrow;
         int hi = firstrow + rows;
         for (int j = lo; j < hi; j++) {
-            q[j] = 0.0;
-            z[j] = 0.0;
-            r[j] = x[j];
-            p[j] = r[j];
+            q.set(j, 0.0);
+            z.set(j, 0.0);
+            r.set(j, x.get(j));
+            p.set(j, r.get(j));
         }
         double rho = sumOverRanks(localDot(r, r));
 
@@ -207,13 +281,13 @@ public final class CgKernel implements MpiApplication {
             double alpha = rho / d;
             double rho0 = rho;
             for (int j = lo; j < hi; j++) {
-                z[j] = z[j] + alpha * p[j];
-                r[j] = r[j] - alpha * q[j];
+                z.set(j, z.get(j) + alpha * p.get(j));
+                r.set(j, r.get(j) - alpha * q.get(j));
             }
             rho = sumOverRanks(localDot(r, r));
             double beta = rho / rho0;
             for (int j = lo; j < hi; j++) {
-                p[j] = r[j] + beta * p[j];
+                p.set(j, r.get(j) + beta * p.get(j));
             }
         }
 
@@ -221,7 +295,7 @@ public final class CgKernel implements MpiApplication {
         multiply(z, r); // r now holds A z
         double sum = 0.0;
         for (int j = lo; j < hi; j++) {
-            double d = x[j] - r[j];
+            double d = x.get(j) - r.get(j);
             sum = sum + d * d;
         }
         rnorm = Math.sqrt(sumOverRanks(sum));
@@ -232,8 +306,8 @@ public final class CgKernel implements MpiApplication {
         double xz = 0.0;
         double zz = 0.0;
         for (int j = firstrow; j < firstrow + rows; j++) {
-            xz = xz + x[j] * z[j];
-            zz = zz + z[j] * z[j];
+            xz = xz + x.get(j) * z.get(j);
+            zz = zz + z.get(j) * z.get(j);
         }
         normTemp[0] = xz;
         normTemp[1] = zz;
@@ -256,28 +330,29 @@ public final class CgKernel implements MpiApplication {
     private void normalizeX() {
         double scale = 1.0 / Math.sqrt(normTemp[1]);
         for (int j = firstrow; j < firstrow + rows; j++) {
-            x[j] = scale * z[j];
+            x.set(j, scale * z.get(j));
         }
     }
 
     // ---- building blocks ------------------------------------------------------------------------------------------
 
     /** {@code out = A v} on this rank's rows. */
-    private void multiply(double[] v, double[] result) {
+    private void multiply(DoubleArray v, DoubleArray result) {
         for (int j = 0; j < rows; j++) {
             double sum = 0.0;
-            for (int k = rowstr[j]; k < rowstr[j + 1]; k++) {
-                sum = sum + a[k] * v[colidx[k]];
+            int end = rowstr.get(j + 1);
+            for (int k = rowstr.get(j); k < end; k++) {
+                sum = sum + a.get(k) * v.get(colidx.get(k));
             }
-            result[firstrow + j] = sum;
+            result.set(firstrow + j, sum);
         }
     }
 
     /** This rank's part of {@code u.v}. */
-    private double localDot(double[] u, double[] v) {
+    private double localDot(DoubleArray u, DoubleArray v) {
         double sum = 0.0;
         for (int j = firstrow; j < firstrow + rows; j++) {
-            sum = sum + u[j] * v[j];
+            sum = sum + u.get(j) * v.get(j);
         }
         return sum;
     }
@@ -290,9 +365,9 @@ public final class CgKernel implements MpiApplication {
     }
 
     /** Gathers every rank's block of {@code v} into every rank's copy (in place; the padding carries zeros). */
-    private void assemble(double[] v) {
+    private void assemble(DoubleArray v) {
         if (comm.size() > 1) {
-            comm.allgather(v, comm.rank() * block, block, v, 0, ElementType.DOUBLE);
+            comm.allgather(v.segment(), comm.rank() * block, block, v.segment(), 0, ElementType.DOUBLE);
         }
     }
 

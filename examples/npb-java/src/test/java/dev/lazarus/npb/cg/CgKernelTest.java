@@ -1,14 +1,17 @@
 package dev.lazarus.npb.cg;
 
+import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,6 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class CgKernelTest {
     private static final CgParameters S = CgParameters.of(ProblemClass.S);
 
+    @TempDir
+    Path nvm;
+
     @ParameterizedTest(name = "{0} thread ranks")
     @ValueSource(ints = {1, 2, 3, 4})
     void classSVerifiesOnThreadRanks(int ranks) throws Exception {
@@ -25,6 +31,7 @@ class CgKernelTest {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         java.util.List<Integer> statuses = ThreadComm.run(ranks, comm -> {
             CgKernel kernel = new CgKernel();
+            kernel.settings(TestNvm.settings(nvm, "cg" + ranks));
             kernel.output(new PrintStream(report, true, StandardCharsets.UTF_8));
             kernels[comm.rank()] = kernel;
             return kernel.run(comm, new String[] {"--class", "S", "--quiet"});
@@ -42,6 +49,7 @@ class CgKernelTest {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         ThreadComm.run(1, comm -> {
             CgKernel kernel = new CgKernel();
+            kernel.settings(TestNvm.settings(nvm, "cg-progress"));
             kernel.output(new PrintStream(buffer, true, StandardCharsets.UTF_8));
             return kernel.run(comm, new String[] {"--class", "S"});
         });

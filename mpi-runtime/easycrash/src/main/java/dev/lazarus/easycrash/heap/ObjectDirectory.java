@@ -1,9 +1,13 @@
 package dev.lazarus.easycrash.heap;
 
 import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.compiler.CompilerUtils;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -29,11 +33,37 @@ public final class ObjectDirectory implements AutoCloseable {
     }
 
     private static ChronicleMapBuilder<CharSequence, CharSequence> builder() {
+        exposeClassPathToChronicleCompiler();
         return ChronicleMapBuilder.of(CharSequence.class, CharSequence.class)
                 .name("lazarus-object-directory")
                 .entries(MAX_ENTRIES)
                 .averageKey("candidate-object-name")
                 .averageValue("DOUBLE 1099511627776 2147483647 REINITIALIZED");
+    }
+
+    private static boolean classPathExposed;
+
+    /**
+     * Chronicle Map compiles generated classes at run time against {@code java.class.path}. Under MPJ Express's
+     * multicore device each rank's classes come from a URLClassLoader instead, so Chronicle's compiler would not find
+     * its own dependencies: hand it the loader's entries once.
+     */
+    private static synchronized void exposeClassPathToChronicleCompiler() {
+        if (classPathExposed) {
+            return;
+        }
+        classPathExposed = true;
+        if (ObjectDirectory.class.getClassLoader() instanceof URLClassLoader loader) {
+            for (URL url : loader.getURLs()) {
+                if ("file".equals(url.getProtocol())) {
+                    try {
+                        CompilerUtils.addClassPath(Path.of(url.toURI()).toString());
+                    } catch (URISyntaxException | IllegalArgumentException ignored) {
+                        // Not a local file: nothing the compiler could read anyway.
+                    }
+                }
+            }
+        }
     }
 
     /**

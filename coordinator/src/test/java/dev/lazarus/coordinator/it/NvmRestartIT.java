@@ -1,0 +1,119 @@
+package dev.lazarus.coordinator.it;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A real rank is killed with SIGKILL at a random point of an NPB CG run; the relaunch with the same job id must end in
+ * a verified result, from an NVM restart or from a clean rollback that says why, never in a wrong answer.
+ */
+class NvmRestartIT {
+    private static final String SUCCESS = "Verification    =               SUCCESSFUL";
+
+    @TempDir
+    Path nvm;
+
+    @ParameterizedTest(name = "{0}, seed {1}")
+    @CsvSource({"openmpi,11", "openmpi,12", "openmpi,13", "openmpi,14", "mpj,21", "mpj,22"})
+    void sigkillAtARandomPointThenRelaunchVerifiesOrRollsBack(String backend, long seed) throws Exception {
+        String job = "restart-" + backend + "-" + seed;
+        String[] args = {"run", "--np", "2", "--backend", backend, "--job", job, "--nvm-dir", nvm.toString(),
+            "--timeout", "200", "npb.CG", "--class", "A", "--quiet"};
+        // Rank 0 reports its NVM decision before the matrix is copied in and the untimed warm-up runs; the timed
+        // loop of class A on 2 ranks takes about a second, so these delays land in set-up, warm-up or the loop.
+        long delayMillis = 100 + new Random(seed).nextInt(900);
+
+        String firstOutput = runAndKill(args, delayMillis);
+        Assumptions.assumeFalse(firstOutput == null,
+                "the run finished before the kill at +" + delayMillis + " ms; nothing to restart");
+        boolean crashedMidRun = Files.exists(nvm.resolve(job).resolve("rank-0.heap"));
+
+        LazarusProcess.Result second = LazarusProcess.run(Duration.ofMinutes(4), args);
+        String out = second.output();
+        System.out.println("NvmRestartIT " + backend + " seed " + seed + ": SIGKILL at +" + delayMillis + " ms; relaunch: "
+                + out.lines().filter(l -> l.startsWith("lazarus: NVM")).toList());
+        assertEquals(0, second.exitStatus(), out);
+        assertTrue(out.contains(SUCCESS), out);
+        if (crashedMidRun) {
+            assertTrue(out.contains("lazarus: NVM restart: resuming at iteration")
+                    || out.contains("lazarus: NVM state unusable -> rollback: ")
+                    || out.contains("lazarus: NVM start: fresh (heap exists but no iteration was bookmarked yet)"),
+                    out);
+        } else {
+            // Killed after the run had finished and released its NVM state: the relaunch starts fresh.
+            assertTrue(out.contains("lazarus: NVM start: fresh (no heap from an earlier run)"), out);
+        }
+        if (out.contains("NVM restart failed acceptance verification")) {
+            assertTrue(out.contains("-> rollback: restarting from the beginning"), out);
+        }
+        assertFalse(Files.exists(nvm.resolve(job).resolve("rank-0.heap")), "a finished run releases its heap");
+    }
+
+    /**
+     * Starts the job, waits until rank 0 reported its NVM decision, sleeps, and SIGKILLs one rank process.
+     *
+     * @return the output, or {@code null} if the job had already finished successfully
+     */
+    private static String runAndKill(String[] args, long delayMillis) throws Exception {
+        List<String> command = new ArrayList<>(List.of(LazarusProcess.home().resolve("lazarus").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("LAZARUS_NO_BUILD", "1");
+        Process process = builder.start();
+        StringBuilder output = new StringBuilder();
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    synchronized (output) {
+                        output.append(line).append('\n');
+                        output.notifyAll();
+                    }
+                }
+            } catch (java.io.IOException ignored) {
+                // the process ended
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        synchronized (output) {
+            while (output.indexOf("lazarus: NVM ") < 0 && process.isAlive() && System.nanoTime() < deadline) {
+                output.wait(100);
+            }
+        }
+        Thread.sleep(delayMillis);
+        // The JVM that runs ranks: an Open MPI rank, or MPJ's MulticoreStarter (not MPJ's starter.jar launcher,
+        // whose command line names RankMain too).
+        boolean killed = process.descendants()
+                .filter(p -> p.info().commandLine().map(c -> c.contains("MulticoreStarter")
+                        || (c.contains("RankMain") && !c.contains("starter.jar"))).orElse(false))
+                .findFirst().map(ProcessHandle::destroyForcibly).orElse(false);
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the killed job did not end");
+        reader.join(10_000);
+        String text;
+        synchronized (output) {
+            text = output.toString();
+        }
+        if (!killed || (process.exitValue() == 0 && text.contains(SUCCESS))) {
+            return null;
+        }
+        assertTrue(process.exitValue() != 0, "a killed job must fail: " + text);
+        return text;
+    }
+}

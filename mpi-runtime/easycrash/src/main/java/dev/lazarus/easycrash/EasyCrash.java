@@ -1,0 +1,255 @@
+package dev.lazarus.easycrash;
+
+import dev.lazarus.easycrash.heap.HeapLayout;
+import dev.lazarus.easycrash.trace.AccessTracer;
+import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.ReduceOp;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The EasyCrash runtime of one rank (the paper's {@code easycrash_mem_alloc} and {@code easycrash()}). An application
+ * attaches its data objects through it, marks the start of every main-loop iteration and the end of every code
+ * region, and it persists the plan's critical objects where the plan says.
+ *
+ * <p>{@link #start} makes every rank agree on one recovery decision: resume all ranks at one bookmarked iteration, or
+ * (if any rank's NVM state is unusable or missing) roll every rank back to a fresh start. Bookmarks that differ across
+ * ranks resume at the smallest, and the reason says so.
+ */
+public final class EasyCrash implements AutoCloseable {
+    private static final int REASON_BYTES = 512;
+
+    private final Comm comm;
+    private final PersistentHeap heap;
+    private final RecoveryState recovery;
+    private final PersistencePlan plan;
+    private final List<String> regions;
+    private final int[] regionEnds;
+    private final AccessTracer tracer;
+    private List<DataObject> critical;
+
+    private EasyCrash(Comm comm, PersistentHeap heap, RecoveryState recovery, PersistencePlan plan,
+                      List<String> regions, AccessTracer tracer) {
+        this.comm = comm;
+        this.heap = heap;
+        this.recovery = recovery;
+        this.plan = plan;
+        this.regions = List.copyOf(regions);
+        this.regionEnds = new int[regions.size()];
+        this.tracer = tracer;
+    }
+
+    /**
+     * Attaches this rank's heap and agrees with the other ranks on how to start.
+     *
+     * @param comm        the world communicator (collective: every rank calls this)
+     * @param application the application's name, e.g. {@code npb.CG}
+     * @param signature   the application and the arguments that shape its data; a heap left by another signature is
+     *                    not reused
+     * @param regions     the main loop's code regions, in order
+     * @param heapBytes   bytes the application's objects need (page rounding included)
+     * @param settings    where NVM is, the job id, the plan
+     * @param tracer      the crash emulator's tracer, or {@code null} outside campaigns
+     * @param log         where rank 0 reports the recovery decision
+     * @throws IllegalArgumentException for bad settings or a plan that does not match the application
+     */
+    public static EasyCrash start(Comm comm, String application, String signature, List<String> regions,
+                                  long heapBytes, EasyCrashSettings settings, AccessTracer tracer, PrintStream log)
+            throws IOException {
+        settings.conclude(application, HeapLayout.DATA_OFFSET + heapBytes); // the header page comes first
+        PersistencePlan plan = settings.planFile().map(PersistencePlan::read)
+                .orElse(PersistencePlan.none(application, regions));
+        PersistentHeap.Config config = new PersistentHeap.Config(settings.nvmDirectory(), settings.jobId(),
+                comm.rank(), comm.size(), settings.heapSize(), signature, tracer);
+        PersistentHeap heap = settings.restart() ? PersistentHeap.open(config)
+                : PersistentHeap.openFresh(config, RecoveryState.fresh("NVM restart is off"));
+        RecoveryState agreed = agree(comm, heap.recovery());
+        if (heap.recovery().kind() == RecoveryState.Kind.RESUMABLE && agreed.kind() != RecoveryState.Kind.RESUMABLE) {
+            heap.close();
+            heap = PersistentHeap.openFresh(config, agreed);
+        }
+        if (comm.rank() == 0 && log != null) {
+            log.println("lazarus: " + describe(agreed) + " (persistence: " + heap.persistenceMechanism() + ")");
+        }
+        EasyCrash runtime = new EasyCrash(comm, heap, agreed, plan, regions, tracer);
+        return runtime;
+    }
+
+    static String describe(RecoveryState state) {
+        return switch (state.kind()) {
+            case FRESH -> "NVM start: fresh (" + state.reason() + ")";
+            case RESUMABLE -> "NVM restart: resuming at iteration " + state.iteration() + " (" + state.reason() + ")";
+            case UNUSABLE -> "NVM state unusable -> rollback: " + state.reason();
+        };
+    }
+
+    /** One decision for all ranks; see the class comment. */
+    private static RecoveryState agree(Comm comm, RecoveryState mine) {
+        long[] kinds = new long[3];
+        kinds[mine.kind().ordinal()] = 1;
+        comm.allreduce(kinds, 0, kinds, 0, 3, ReduceOp.MAX);
+        boolean anyUnusable = kinds[RecoveryState.Kind.UNUSABLE.ordinal()] == 1;
+        boolean anyFresh = kinds[RecoveryState.Kind.FRESH.ordinal()] == 1;
+        if (anyUnusable) {
+            long first = comm.allreduce(mine.kind() == RecoveryState.Kind.UNUSABLE ? comm.rank() : Long.MAX_VALUE,
+                    ReduceOp.MIN);
+            return RecoveryState.unusable("rank " + first + ": " + broadcast(comm, mine.reason(), (int) first));
+        }
+        if (anyFresh) {
+            boolean allFresh = kinds[RecoveryState.Kind.RESUMABLE.ordinal()] == 0;
+            return allFresh ? RecoveryState.fresh(mine.reason())
+                    : RecoveryState.unusable("some ranks have no bookmark while others do: rolling back");
+        }
+        long low = comm.allreduce((long) mine.iteration(), ReduceOp.MIN);
+        long high = comm.allreduce((long) mine.iteration(), ReduceOp.MAX);
+        if (low == high) {
+            return RecoveryState.resumable((int) low);
+        }
+        return new RecoveryState(RecoveryState.Kind.RESUMABLE, (int) low,
+                "bookmarks disagree across ranks (iterations " + low + " to " + high + "): resuming every rank at "
+                        + low);
+    }
+
+    private static String broadcast(Comm comm, String text, int root) {
+        byte[] buffer = new byte[REASON_BYTES];
+        if (comm.rank() == root) {
+            byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+            System.arraycopy(bytes, 0, buffer, 0, Math.min(bytes.length, REASON_BYTES));
+        }
+        comm.bcast(buffer, 0, REASON_BYTES, root);
+        int length = 0;
+        while (length < REASON_BYTES && buffer[length] != 0) {
+            length++;
+        }
+        return new String(buffer, 0, length, StandardCharsets.UTF_8);
+    }
+
+    /** A fresh runtime for a rollback: this rank's NVM state is set aside (collective). */
+    static EasyCrash restartFresh(Comm comm, Recomputable app, EasyCrashSettings settings, AccessTracer tracer)
+            throws IOException {
+        PersistencePlan plan = settings.planFile().map(PersistencePlan::read)
+                .orElse(PersistencePlan.none(app.application(), app.regions()));
+        PersistentHeap.Config config = new PersistentHeap.Config(settings.nvmDirectory(), settings.jobId(),
+                comm.rank(), comm.size(), settings.heapSize(), app.signature(), tracer);
+        RecoveryState state = RecoveryState.unusable("the NVM restart failed acceptance verification");
+        return new EasyCrash(comm, PersistentHeap.openFresh(config, state), state, plan, app.regions(), tracer);
+    }
+
+    /** Releases this rank's NVM state after a finished run: the next run of the job starts fresh. */
+    public void release() throws IOException {
+        heap.release();
+    }
+
+    /** The decision every rank agreed on. */
+    public RecoveryState recovery() {
+        return recovery;
+    }
+
+    /** Whether the job resumes from NVM (else it starts from the beginning). */
+    public boolean resuming() {
+        return recovery.kind() == RecoveryState.Kind.RESUMABLE;
+    }
+
+    /** The iteration to resume at, or {@code first} on a fresh start. */
+    public int firstIteration(int first) {
+        return resuming() ? recovery.iteration() : first;
+    }
+
+    public DoubleArray doubles(String name, int length) {
+        return heap.doubles(name, length, ObjectRole.CANDIDATE);
+    }
+
+    public DoubleArray doubles(String name, int length, ObjectRole role) {
+        return heap.doubles(name, length, role);
+    }
+
+    public LongArray longs(String name, int length, ObjectRole role) {
+        return heap.longs(name, length, role);
+    }
+
+    public IntArray ints(String name, int length, ObjectRole role) {
+        return heap.ints(name, length, role);
+    }
+
+    /** Marks the start of main-loop iteration {@code iteration}: the bookmark a restart resumes at. */
+    public void beginIteration(int iteration) {
+        heap.bookmark(iteration);
+        if (tracer != null) {
+            tracer.iterationBegin(iteration);
+        }
+    }
+
+    /**
+     * Marks the end of code region {@code region} of the current iteration; persists the plan's critical objects if
+     * this is the plan's n-th end of the region.
+     */
+    public void endRegion(int region, int iteration) {
+        int ends = ++regionEnds[region];
+        int every = plan.every(region);
+        if (every > 0 && ends % every == 0) {
+            heap.persist(region, criticalObjects());
+        }
+        if (tracer != null) {
+            tracer.regionEnd(region, iteration);
+        }
+    }
+
+    private List<DataObject> criticalObjects() {
+        if (critical == null) {
+            List<DataObject> found = new ArrayList<>();
+            for (String name : plan.critical()) {
+                DataObject object = heap.objects().get(name);
+                if (object == null) {
+                    throw new IllegalArgumentException("plan names critical object '" + name + "', which "
+                            + plan.application() + " has not attached " + heap.objects().keySet());
+                }
+                found.add(object);
+            }
+            critical = List.copyOf(found);
+        }
+        return critical;
+    }
+
+    /**
+     * Checks the plan against the application's candidate objects; call once every object is attached.
+     *
+     * @throws IllegalArgumentException one line naming the mismatch
+     */
+    public void checkPlan(String application) {
+        List<String> candidates = heap.objects().values().stream()
+                .filter(o -> o.role() == ObjectRole.CANDIDATE).map(DataObject::name).sorted().toList();
+        plan.checkMatches(application, regions, candidates);
+        criticalObjects();
+    }
+
+    public PersistencePlan plan() {
+        return plan;
+    }
+
+    public List<String> regions() {
+        return regions;
+    }
+
+    /** How many times each region has ended so far (for region-time accounting and reports). */
+    public int[] regionEnds() {
+        return Arrays.copyOf(regionEnds, regionEnds.length);
+    }
+
+    public PersistentHeap heap() {
+        return heap;
+    }
+
+    public Comm comm() {
+        return comm;
+    }
+
+    @Override
+    public void close() {
+        heap.close();
+    }
+}

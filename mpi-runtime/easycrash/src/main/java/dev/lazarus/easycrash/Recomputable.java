@@ -1,0 +1,44 @@
+package dev.lazarus.easycrash;
+
+import dev.lazarus.verification.Verdict;
+
+import java.util.List;
+
+/**
+ * An iterative application EasyCrash can restart from NVM: a main loop of code regions over named data objects, and
+ * an acceptance verification. {@link RecomputingRun} drives it.
+ */
+public interface Recomputable {
+
+    /** The application's name, e.g. {@code npb.CG}. */
+    String application();
+
+    /** The application plus whatever shapes its data (class, sizes); a heap left by another signature is not reused. */
+    String signature();
+
+    /** The main loop's code regions, in order. */
+    List<String> regions();
+
+    /** Bytes of heap the data objects need, each object rounded up to a 4 KiB page. */
+    long heapBytes();
+
+    /** Attaches every data object through {@code easyCrash} (called again after a rollback). */
+    void attach(EasyCrash easyCrash);
+
+    /**
+     * Builds the state a restart cannot take from NVM (read-only and temporary objects). With {@code fresh} it also
+     * initializes the candidate objects and does any untimed warm-up, as a normal start does.
+     */
+    void initialize(boolean fresh);
+
+    /** Number of main-loop iterations of a normal run; they are numbered 1 to this. */
+    int iterations();
+
+    /**
+     * Runs main-loop iteration {@code iteration}, calling {@link EasyCrash#endRegion} at the end of each region.
+     */
+    void iterate(int iteration, EasyCrash easyCrash);
+
+    /** The acceptance verification; collective, and the same verdict on every rank. */
+    Verdict verify();
+}
