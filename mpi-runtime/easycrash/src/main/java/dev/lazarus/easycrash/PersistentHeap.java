@@ -51,7 +51,7 @@ public final class PersistentHeap implements AutoCloseable {
         this.file = file;
         this.directory = directory;
         this.recovery = recovery;
-        this.tracer = tracer;
+        this.tracer = tracer == null ? AccessTracer.NONE : tracer;
     }
 
     /**
@@ -251,9 +251,7 @@ public final class PersistentHeap implements AutoCloseable {
         file.writeMarker(region + 1L);
         for (DataObject object : objects) {
             file.writer().writeBack(object.segment(), 0, object.byteSize());
-            if (tracer != null) {
-                tracer.persist(object.heapOffset(), object.byteSize());
-            }
+            tracer.persist(object.heapOffset(), object.byteSize());
         }
         file.writer().drain();
         file.writeMarker(0);

@@ -10,6 +10,29 @@ package dev.lazarus.easycrash.trace;
  */
 public interface AccessTracer {
 
+    /** Traces nothing: what untraced heaps use, so that a campaign JVM (tracing on) can also run them. */
+    AccessTracer NONE = new AccessTracer() {
+        @Override
+        public void load(long address, int bytes) {
+        }
+
+        @Override
+        public void store(long address, int bytes) {
+        }
+
+        @Override
+        public void persist(long address, long length) {
+        }
+
+        @Override
+        public void regionEnd(int region, int iteration) {
+        }
+
+        @Override
+        public void iterationBegin(int iteration) {
+        }
+    };
+
     /** A load of {@code bytes} (1 to 8) at heap offset {@code address}. */
     void load(long address, int bytes);
 
