@@ -264,6 +264,11 @@ public final class PersistentHeap implements AutoCloseable {
         Files.deleteIfExists(directoryPath);
     }
 
+    /** Path of the heap file (its object directory is beside it). */
+    public Path heapFile() {
+        return heapPath;
+    }
+
     /** The whole mapped heap (the crash emulator keeps its NVM image against it). */
     public MemorySegment segment() {
         return file.segment();

@@ -35,6 +35,15 @@ public interface Recomputable {
     int iterations();
 
     /**
+     * How far a restarted run may go past {@link #iterations()} to pass verification (the paper's S2 outcome): twice
+     * the normal count by default. An application whose iterations are not repeatable past the end (for example one
+     * that verifies a value per iteration) returns {@link #iterations()}.
+     */
+    default int maxIterations() {
+        return 2 * iterations();
+    }
+
+    /**
      * Runs main-loop iteration {@code iteration}, calling {@link EasyCrash#endRegion} at the end of each region.
      */
     void iterate(int iteration, EasyCrash easyCrash);

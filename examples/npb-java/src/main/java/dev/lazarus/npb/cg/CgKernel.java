@@ -6,10 +6,10 @@ import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.IntArray;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
-import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbReport;
@@ -54,7 +54,7 @@ import java.util.Locale;
  * runs under {@link RecomputingRun}: after a crash it resumes at the bookmarked iteration, and acceptance verification
  * (zeta against NPB's reference) decides whether the result counts.
  */
-public final class CgKernel implements MpiApplication, Recomputable {
+public final class CgKernel implements RecomputableApplication, Recomputable {
     private static final String NAME = "npb.CG";
     private static final List<String> REGIONS = List.of("conjGrad", "computeNorms", "updateZeta", "normalizeX");
 
@@ -105,14 +105,20 @@ public final class CgKernel implements MpiApplication, Recomputable {
      * @return 0 if zeta verifies against NPB's reference value, 1 otherwise (the same on every rank)
      */
     @Override
-    public int run(Comm comm, String[] args) throws IOException {
+    public Recomputable prepare(Comm world, String[] args) {
         KernelOptions options = KernelOptions.parse(NAME, args);
-        this.comm = comm;
+        this.comm = world;
         this.problemClass = options.problemClass();
         this.params = CgParameters.of(problemClass);
         this.progress = !options.quiet() && comm.rank() == 0;
-        long initStart = System.nanoTime();
         partition();
+        return this;
+    }
+
+    @Override
+    public int run(Comm world, String[] args) throws IOException {
+        long initStart = System.nanoTime();
+        prepare(world, args);
         if (progress) {
             printHeader();
         }

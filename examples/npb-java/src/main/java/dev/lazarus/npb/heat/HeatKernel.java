@@ -1,0 +1,245 @@
+package dev.lazarus.npb.heat;
+
+import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputableApplication;
+import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.ElementType;
+import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.npb.common.KernelOptions;
+import dev.lazarus.npb.common.NpbReport;
+import dev.lazarus.npb.common.ProblemClass;
+import dev.lazarus.verification.Verdict;
+import dev.lazarus.verification.checks.ResidualThreshold;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Solves {@code -laplace(u) = f} on the unit square with {@code u = 0} on the boundary and
+ * {@code f = 2 pi^2 sin(pi x) sin(pi y)}, whose exact solution is {@code u = sin(pi x) sin(pi y)}: the steady state of
+ * the heat equation with that source. Red-black SOR with the optimal relaxation factor on an {@code n x n} interior
+ * grid, rows split in blocks over the ranks with one ghost row each side.
+ *
+ * <p><b>Acceptance verification.</b> After the main loop, the discrete residual {@code max|f + laplace_h(u)|} must be
+ * below {@code 1e-8 * max|f|}, and the error against the exact solution below twice the second-order discretization
+ * bound {@code h^2}. Both are properties of a correct solution, not reference numbers of one particular run.
+ *
+ * <p><b>Named data objects.</b> {@code u} (the solution with ghost rows, a candidate: it carries all the progress) and
+ * {@code f} (the source, re-initialized on a restart). <b>Code regions</b> of the main loop: {@code redSweep},
+ * {@code blackSweep} (each with the ghost-row exchange before it).
+ */
+public final class HeatKernel implements RecomputableApplication, Recomputable {
+    private static final String NAME = "solver.HEAT";
+    private static final List<String> REGIONS = List.of("redSweep", "blackSweep");
+    private static final double RESIDUAL_FACTOR = 1e-8;
+    private static final int TAG_UP = 11;
+    private static final int TAG_DOWN = 12;
+
+    private Comm comm;
+    private ProblemClass problemClass;
+    private int n;
+    private int iterations;
+    private double h;
+    private double omega;
+    private int firstRow;
+    private int rows;
+    private boolean quiet;
+    private PrintStream out = System.out;
+    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
+
+    // ---- named data objects: local rows 1..rows of u, plus ghost rows 0 and rows+1, each n+2 wide -------------
+    private DoubleArray u;
+    private DoubleArray f;
+    private final double[] reduced = new double[2];
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * Grid size and iteration count per class. Red-black SOR's residual shrinks by about {@code 1 - 2 pi h} per
+     * sweep, so reaching {@code 1e-8} takes about 4 to 5 n sweeps: the counts leave a modest margin, as a real
+     * application sizes its iteration budget.
+     */
+    private static int[] shape(ProblemClass c) {
+        return switch (c) {
+            case S -> new int[] {64, 300};
+            case W -> new int[] {256, 1200};
+            case A -> new int[] {512, 2400};
+            case B -> new int[] {1024, 4800};
+        };
+    }
+
+    @Override
+    public int run(Comm world, String[] args) throws IOException {
+        prepare(world, args);
+        RecomputingRun.Outcome outcome = RecomputingRun.run(comm, this, settings, null, System.err);
+        if (comm.rank() == 0) {
+            double flops = 12.0 * n * n * iterations;
+            new NpbReport("HEAT", problemClass, n + "x" + n, iterations, outcome.seconds(), comm.size(),
+                    flops * 1e-6 / outcome.seconds(), "floating point", outcome.verdict(), comm.backend()).print(out);
+        }
+        return outcome.verdict().accepted() ? 0 : 1;
+    }
+
+    @Override
+    public Recomputable prepare(Comm world, String[] args) {
+        KernelOptions options = KernelOptions.parse(NAME, args);
+        this.comm = world;
+        this.problemClass = options.problemClass();
+        this.quiet = options.quiet();
+        int[] shape = shape(problemClass);
+        n = shape[0];
+        iterations = shape[1];
+        if (comm.size() > n) {
+            throw new IllegalArgumentException(NAME + ": class " + problemClass + " has " + n
+                    + " rows, so it runs on 1 to " + n + " ranks (got " + comm.size() + ")");
+        }
+        h = 1.0 / (n + 1);
+        omega = 2.0 / (1.0 + Math.sin(Math.PI * h));
+        int block = n / comm.size();
+        int extra = n % comm.size();
+        firstRow = comm.rank() * block + Math.min(comm.rank(), extra) + 1;
+        rows = block + (comm.rank() < extra ? 1 : 0);
+        return this;
+    }
+
+    // ---- Recomputable ---------------------------------------------------------------------------------------------
+
+    @Override
+    public String application() {
+        return NAME;
+    }
+
+    @Override
+    public String signature() {
+        return NAME + " --class " + problemClass;
+    }
+
+    @Override
+    public List<String> regions() {
+        return REGIONS;
+    }
+
+    private int width() {
+        return n + 2;
+    }
+
+    @Override
+    public long heapBytes() {
+        long bytes = 8L * (rows + 2) * width();
+        return 2 * ((bytes + 4095) & -4096L);
+    }
+
+    @Override
+    public void attach(EasyCrash easyCrash) {
+        u = easyCrash.doubles("u", (rows + 2) * width());
+        f = easyCrash.doubles("f", (rows + 2) * width(), dev.lazarus.easycrash.ObjectRole.REINITIALIZED);
+    }
+
+    @Override
+    public void initialize(boolean fresh) {
+        for (int i = 1; i <= rows; i++) {
+            double y = (firstRow + i - 1) * h;
+            for (int j = 1; j <= n; j++) {
+                double x = j * h;
+                f.set(i * width() + j, 2 * Math.PI * Math.PI * Math.sin(Math.PI * x) * Math.sin(Math.PI * y));
+            }
+        }
+        if (fresh) {
+            u.fill(0.0);
+        }
+    }
+
+    @Override
+    public int iterations() {
+        return iterations;
+    }
+
+    @Override
+    public void iterate(int iteration, EasyCrash easyCrash) {
+        exchangeGhostRows();
+        sweep(0);
+        easyCrash.endRegion(0, iteration);
+        exchangeGhostRows();
+        sweep(1);
+        easyCrash.endRegion(1, iteration);
+        if (!quiet && comm.rank() == 0 && iteration % Math.max(1, iterations / 10) == 0) {
+            out.printf(Locale.ROOT, "   iteration %6d%n", iteration);
+        }
+    }
+
+    /** Updates the points whose global {@code (row + column)} parity is {@code color}. */
+    private void sweep(int color) {
+        int w = width();
+        double h2 = h * h;
+        for (int i = 1; i <= rows; i++) {
+            int globalRow = firstRow + i - 1;
+            int start = 1 + ((globalRow + 1 + color) & 1);
+            int row = i * w;
+            for (int j = start; j <= n; j += 2) {
+                int k = row + j;
+                double gaussSeidel = 0.25 * (u.get(k - 1) + u.get(k + 1) + u.get(k - w) + u.get(k + w)
+                        + h2 * f.get(k));
+                u.set(k, u.get(k) + omega * (gaussSeidel - u.get(k)));
+            }
+        }
+    }
+
+    /** Sends the first and last local rows to the neighbours and receives their rows into the ghost rows. */
+    private void exchangeGhostRows() {
+        int w = width();
+        int up = comm.rank() - 1;
+        int down = comm.rank() + 1;
+        if (up >= 0) {
+            comm.sendrecv(u.segment(), w, w, up, TAG_UP, u.segment(), 0, w, up, TAG_DOWN, ElementType.DOUBLE);
+        }
+        if (down < comm.size()) {
+            comm.sendrecv(u.segment(), rows * w, w, down, TAG_DOWN, u.segment(), (rows + 1) * w, w, down, TAG_UP,
+                    ElementType.DOUBLE);
+        }
+    }
+
+    @Override
+    public Verdict verify() {
+        exchangeGhostRows();
+        int w = width();
+        double h2 = h * h;
+        double residual = 0.0;
+        double error = 0.0;
+        for (int i = 1; i <= rows; i++) {
+            double y = (firstRow + i - 1) * h;
+            for (int j = 1; j <= n; j++) {
+                int k = i * w + j;
+                double laplacian = (u.get(k - 1) + u.get(k + 1) + u.get(k - w) + u.get(k + w) - 4 * u.get(k)) / h2;
+                residual = Math.max(residual, Math.abs(f.get(k) + laplacian));
+                error = Math.max(error, Math.abs(u.get(k) - Math.sin(Math.PI * j * h) * Math.sin(Math.PI * y)));
+            }
+        }
+        reduced[0] = residual;
+        reduced[1] = error;
+        comm.allreduce(reduced, 0, reduced, 0, 2, ElementType.DOUBLE, ReduceOp.MAX);
+        double fMax = 2 * Math.PI * Math.PI;
+        Verdict converged = new ResidualThreshold(RESIDUAL_FACTOR * fMax).verify(reduced[0]);
+        Verdict accurate = new ResidualThreshold(2 * h2).verify(reduced[1]);
+        return new Verdict(converged.accepted() && accurate.accepted(),
+                "discrete " + converged.reason() + "; error vs exact " + accurate.reason());
+    }
+
+    /** Where the persistent heap lives (tests use their own directory). */
+    void settings(EasyCrashSettings easyCrashSettings) {
+        this.settings = easyCrashSettings;
+    }
+
+    /** Sends the report elsewhere (tests). */
+    void output(PrintStream stream) {
+        this.out = stream;
+    }
+}
