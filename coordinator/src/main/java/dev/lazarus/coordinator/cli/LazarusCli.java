@@ -17,7 +17,7 @@ import java.util.Map;
 /** {@code lazarus}: the one entry point for users. The shell script {@code ./lazarus} runs setup and then this. */
 @Command(name = "lazarus", mixinStandardHelpOptions = true, version = "lazarus 0.1.0",
         description = "Keeps MPI jobs written in Java alive through crashes and node failures.",
-        subcommands = {RunCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, CampaignCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
 public final class LazarusCli implements Runnable {
     /** Exit status for bad input. */
     public static final int USAGE = 2;
@@ -52,7 +52,6 @@ public final class LazarusCli implements Runnable {
         LazarusCli cli = new LazarusCli(layout, javaHome, environment, out, err);
         CommandLine commandLine = new CommandLine(cli)
                 .registerConverter(Backend.class, LazarusCli::backend)
-                .setStopAtPositional(true)
                 .setOut(new PrintWriter(out, true, StandardCharsets.UTF_8))
                 .setErr(new PrintWriter(err, true, StandardCharsets.UTF_8))
                 .setParameterExceptionHandler((e, ignored) -> {
@@ -61,12 +60,14 @@ public final class LazarusCli implements Runnable {
                     return USAGE;
                 })
                 .setExecutionExceptionHandler((e, ignored, parsed) -> cli.failed(e));
+        // After APP, everything belongs to the application in `run` (not in `campaign`, whose options follow APP).
+        commandLine.getSubcommands().get("run").setStopAtPositional(true);
         return commandLine.execute(args);
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run or demo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, campaign or demo");
     }
 
     JobLauncher launcher() {
@@ -75,6 +76,14 @@ public final class LazarusCli implements Runnable {
 
     PrintStream out() {
         return out;
+    }
+
+    InstallLayout layout() {
+        return layout;
+    }
+
+    Path javaHome() {
+        return javaHome;
     }
 
     private int failed(Exception e) {

@@ -30,6 +30,11 @@ public final class InstallLayout {
         return home.resolve("mpi-runtime").resolve(backend.id());
     }
 
+    /** The module directory of recovery (the crash-test campaigns run from it). */
+    public Path recoveryModule() {
+        return home.resolve("recovery");
+    }
+
     /** The module directory of the bundled applications (the NPB kernels). */
     public Path applicationsModule() {
         return home.resolve("examples").resolve("npb-java");

@@ -177,12 +177,14 @@ public final class JobLauncher {
      * What every rank JVM needs: FFM native access (libpmem, Open MPI), and the module openings Chronicle Map (the
      * EasyCrash object directory) needs on Java 25. The parent POM gives test JVMs the same list.
      */
-    static final List<String> RANK_JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
+    public static final List<String> RANK_JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
             "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
             "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
             "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
             "--sun-misc-unsafe-memory-access=allow", "-Dchronicle.analytics.disable=true",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn");
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            // Recovering a map after a crash is exactly what the object directory is for; Chronicle warns every time.
+            "-Dorg.slf4j.simpleLogger.log.net.openhft.chronicle.map.ChronicleMapBuilder=error");
 
     private static List<String> rankJvmOptions(LaunchRequest request, String libraryPath) {
         List<String> options = new ArrayList<>(RANK_JVM_FLAGS);

@@ -62,12 +62,12 @@ public final class CrashTestEngine {
      * @param results      one per crash test, in crash-point order
      * @param regions      the application's code regions
      * @param regionShares each region's share of the main loop (a_k)
-     * @param candidates   the candidate objects' names
+     * @param candidates   the candidate objects' names and sizes in bytes
      * @param accesses     traced accesses of one crash-free run
      * @param iterations   main-loop iterations of one crash-free run
      */
     public record PhaseResult(List<CrashTestResult> results, List<String> regions, double[] regionShares,
-                              List<String> candidates, long accesses, int iterations) {
+                              Map<String, Long> candidates, long accesses, int iterations) {
     }
 
     private final Options options;
@@ -95,8 +95,9 @@ public final class CrashTestEngine {
                 plan.write(planFile, "campaign phase");
             }
             RegionProfile profile = new RegionProfile(target.prepare(new SingleRankComm()).regions().size());
-            List<String> candidates = new ArrayList<>();
-            tracedRun(target, phaseDir.resolve("profile"), planFile, profile, ec -> candidates.addAll(candidateNames(ec)));
+            Map<String, Long> candidates = new java.util.TreeMap<>();
+            tracedRun(target, phaseDir.resolve("profile"), planFile, profile,
+                    ec -> candidateRanges(ec).forEach(r -> candidates.put(r.name(), r.length())));
             CrashPoints points = CrashPoints.uniform(profile.mainLoopStart(), profile.mainLoopEnd(), tests, seed);
             List<CrashTestResult> results = crashAndRestart(target, phaseDir, planFile, points, progress);
             List<String> regions = target.prepare(new SingleRankComm()).regions();
@@ -129,6 +130,7 @@ public final class CrashTestEngine {
                             CrashTestOutcome outcome = restart.run(snapshot, phaseDir);
                             results.add(new CrashTestResult(snapshot.region(), rates(snapshot), outcome));
                         } catch (IOException | RuntimeException e) {
+                            restart.lastInterruption = "crash test could not run: " + e;
                             results.add(new CrashTestResult(snapshot.region(), rates(snapshot), CrashTestOutcome.S3));
                         } finally {
                             inFlight.release();
@@ -140,6 +142,9 @@ public final class CrashTestEngine {
         } finally {
             workers.shutdown();
             workers.awaitTermination(1, TimeUnit.HOURS);
+        }
+        if (!restart.lastInterruption.isEmpty()) {
+            System.err.println("lazarus campaign: last interruption (S3): " + restart.lastInterruption);
         }
         return List.copyOf(results);
     }
@@ -166,10 +171,6 @@ public final class CrashTestEngine {
             }
             easyCrash.release();
         }
-    }
-
-    private static List<String> candidateNames(EasyCrash easyCrash) {
-        return candidateRanges(easyCrash).stream().map(ObjectRange::name).toList();
     }
 
     private static List<ObjectRange> candidateRanges(EasyCrash easyCrash) {

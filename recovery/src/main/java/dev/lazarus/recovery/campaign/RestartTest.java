@@ -65,10 +65,12 @@ final class RestartTest {
             easyCrash = EasyCrash.start(comm, app.application(), app.signature(), app.regions(), app.heapBytes(),
                     settings, null, null);
         } catch (RuntimeException e) {
+            lastInterruption = "restart failed to start: " + e;
             return CrashTestOutcome.S3;
         }
         try (easyCrash) {
             if (!easyCrash.resuming()) {
+                lastInterruption = "NVM state not resumable: " + easyCrash.recovery().reason();
                 return CrashTestOutcome.S3; // the NVM state was unusable: nothing to recompute from
             }
             app.attach(easyCrash);
@@ -82,18 +84,24 @@ final class RestartTest {
                         return it == app.iterations() ? CrashTestOutcome.S1 : CrashTestOutcome.S2;
                     }
                     if (hasNaN(easyCrash)) {
+                        lastInterruption = "NaN in a candidate object (" + verdict.reason() + ")";
                         return CrashTestOutcome.S3;
                     }
                 }
                 if (System.nanoTime() > deadline) {
+                    lastInterruption = "time limit reached at iteration " + it;
                     return CrashTestOutcome.S3;
                 }
             }
             return CrashTestOutcome.S4;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError e) {
+            lastInterruption = e.toString();
             return CrashTestOutcome.S3;
         }
     }
+
+    /** Why the most recent S3 happened, for the report (one line). */
+    volatile String lastInterruption = "";
 
     private static boolean hasNaN(EasyCrash easyCrash) {
         for (DataObject object : easyCrash.heap().objects().values()) {

@@ -1,0 +1,161 @@
+package dev.lazarus.recovery.campaign;
+
+import dev.lazarus.easycrash.PersistencePlan;
+import dev.lazarus.recovery.cost.SystemParameters;
+import dev.lazarus.recovery.cost.Tau;
+import dev.lazarus.recovery.selection.CriticalObjectSelector;
+import dev.lazarus.recovery.selection.CrashTestOutcome;
+import dev.lazarus.recovery.selection.CrashTestResult;
+import dev.lazarus.recovery.selection.ObjectCorrelation;
+import dev.lazarus.recovery.selection.PersistenceCost;
+import dev.lazarus.recovery.selection.RegionCandidate;
+import dev.lazarus.recovery.selection.RegionPlan;
+import dev.lazarus.recovery.selection.RegionRecomputability;
+import dev.lazarus.recovery.selection.RegionSelector;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * EasyCrash's four-step workflow (paper §5.3) over crash-test phases:
+ * <ol>
+ *   <li>{@code none}: no persistence; the candidates' inconsistent rates and the per-region recomputability c_k;</li>
+ *   <li>critical objects: Spearman R_s &lt; 0 and p &lt; 0.01 ({@link CriticalObjectSelector});</li>
+ *   <li>{@code best}: the critical objects persisted at the end of every region every iteration, giving c_k^max;
+ *       {@code objects}: persisted once per main-loop iteration (at its last region), the paper's "selecting data
+ *       objects";</li>
+ *   <li>the knapsack picks regions and frequencies under the overhead budget ({@link RegionSelector}), and the
+ *       {@code plan} phase measures what that plan really gives.</li>
+ * </ol>
+ */
+public final class Campaign {
+    private static final double TEN_YEARS = 10 * 365.25 * 86400;
+
+    /**
+     * @param testsPerPhase  crash tests in each phase
+     * @param seed           crash points' seed
+     * @param overheadBudget t_s, the largest persistence overhead (fraction of run time)
+     * @param mtbfSeconds    the system's mean time between failures, for tau
+     * @param checkpointSeconds T_chk, for tau
+     * @param nvmBandwidth   bytes per second NVM restarts read at (T_r')
+     */
+    public record Settings(int testsPerPhase, long seed, double overheadBudget, double mtbfSeconds,
+                           double checkpointSeconds, double nvmBandwidth) {
+    }
+
+    /** What production timing measured (see {@link ProductionTiming}). */
+    public record Timing(double runSeconds, double secondsPerLine) {
+    }
+
+    /**
+     * One phase's outcome.
+     *
+     * @param recomputability fraction of tests that recomputed (S1)
+     * @param outcomes        S1..S4 counts
+     */
+    public record Phase(String name, double recomputability, Map<CrashTestOutcome, Integer> outcomes, int tests) {
+        static Phase of(String name, List<CrashTestResult> results) {
+            Map<CrashTestOutcome, Integer> counts = new EnumMap<>(CrashTestOutcome.class);
+            for (CrashTestOutcome o : CrashTestOutcome.values()) {
+                counts.put(o, 0);
+            }
+            results.forEach(r -> counts.merge(r.outcome(), 1, Integer::sum));
+            double rate = results.isEmpty() ? 0 : counts.get(CrashTestOutcome.S1) / (double) results.size();
+            return new Phase(name, rate, counts, results.size());
+        }
+    }
+
+    /** Everything the report shows. */
+    public record Report(String application, List<String> regions, double[] regionShares,
+                         List<ObjectCorrelation> correlations, List<String> critical, Phase none, Phase objects,
+                         Phase plan, Phase best, RegionPlan selection, PersistencePlan persistencePlan, Tau tau,
+                         Timing timing, Settings settings) {
+    }
+
+    /** Told what is happening, for a progress display. */
+    public interface Progress {
+        void phase(String name, int index, int phases);
+
+        void tests(int finished, int total);
+    }
+
+    private final CrashTestEngine engine;
+    private final Settings settings;
+
+    public Campaign(CrashTestEngine engine, Settings settings) {
+        this.engine = engine;
+        this.settings = settings;
+    }
+
+    public Report run(CampaignTarget target, Timing timing, Progress progress)
+            throws IOException, InterruptedException {
+        CrashTestEngine.PhaseResult none = phase(target, null, "none", 1, progress);
+        List<ObjectCorrelation> correlations = CriticalObjectSelector.withDefaultThreshold().select(none.results());
+        List<String> critical = correlations.stream().filter(ObjectCorrelation::critical)
+                .map(ObjectCorrelation::name).sorted().toList();
+        List<String> regions = none.regions();
+        String app = target.name();
+        PersistencePlan everyRegion = plan(app, regions, critical, everywhere(regions.size()));
+        int[] lastRegionOnly = new int[regions.size()];
+        lastRegionOnly[regions.size() - 1] = 1;
+        PersistencePlan oncePerIteration = plan(app, regions, critical, lastRegionOnly);
+
+        CrashTestEngine.PhaseResult best = critical.isEmpty() ? none : phase(target, everyRegion, "best", 2, progress);
+        CrashTestEngine.PhaseResult objects = critical.isEmpty() ? none
+                : phase(target, oncePerIteration, "objects", 3, progress);
+
+        long criticalBytes = critical.stream().mapToLong(none.candidates()::get).sum();
+        Tau tau = Tau.solve(SystemParameters.of(settings.mtbfSeconds(), settings.checkpointSeconds(),
+                criticalBytes / settings.nvmBandwidth(), settings.overheadBudget(), TEN_YEARS));
+        RegionPlan selection = select(none, best, criticalBytes, timing, tau);
+        int[] every = new int[regions.size()];
+        long[] intervals = selection.intervalsByRegion(regions.size());
+        for (int k = 0; k < every.length; k++) {
+            every[k] = Math.toIntExact(intervals[k]);
+        }
+        PersistencePlan chosen = plan(app, regions, critical, every);
+        boolean persistsNothing = critical.isEmpty() || selection.regions().isEmpty();
+        CrashTestEngine.PhaseResult planned = persistsNothing ? none : phase(target, chosen, "plan", 4, progress);
+
+        return new Report(app, regions, none.regionShares(), correlations, critical, Phase.of("none", none.results()),
+                Phase.of("objects", objects.results()), Phase.of("plan", planned.results()),
+                Phase.of("best", best.results()), selection, chosen, tau, timing, settings);
+    }
+
+    private CrashTestEngine.PhaseResult phase(CampaignTarget target, PersistencePlan plan, String name, int index,
+                                              Progress progress) throws IOException, InterruptedException {
+        progress.phase(name, index, 4);
+        int tests = settings.testsPerPhase();
+        long seed = settings.seed() + index;
+        return engine.run(target, plan, tests, seed, finished -> progress.tests(finished, tests));
+    }
+
+    private RegionPlan select(CrashTestEngine.PhaseResult none, CrashTestEngine.PhaseResult best,
+                              long criticalBytes, Timing timing, Tau tau) {
+        RegionRecomputability baseline = RegionRecomputability.of(none.results(), none.regionShares());
+        RegionRecomputability persisted = RegionRecomputability.of(best.results(), none.regionShares());
+        List<RegionCandidate> candidates = new ArrayList<>();
+        for (int k = 0; k < none.regions().size(); k++) {
+            candidates.add(RegionCandidate.of(none.regions().get(k), baseline.region(k), persisted.region(k),
+                    none.iterations(), true));
+        }
+        // CLWB keeps lines cached, so no doubling for invalidation (paper §5.3 doubles only for CLFLUSH(OPT)).
+        PersistenceCost cost = PersistenceCost.forBytes(timing.secondsPerLine(), Math.max(1, criticalBytes), false);
+        return new RegionSelector(settings.overheadBudget(), RegionSelector.DEFAULT_RESOLUTION)
+                .select(candidates, cost, timing.runSeconds(), tau.value());
+    }
+
+    private static int[] everywhere(int regions) {
+        int[] every = new int[regions];
+        java.util.Arrays.fill(every, 1);
+        return every;
+    }
+
+    private static PersistencePlan plan(String app, List<String> regions, List<String> critical, int[] every) {
+        return critical.isEmpty() ? PersistencePlan.none(app, regions)
+                : new PersistencePlan(app, regions, critical, every);
+    }
+}
