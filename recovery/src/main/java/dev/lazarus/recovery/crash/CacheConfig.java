@@ -63,7 +63,8 @@ public record CacheConfig(List<Level> levels, int lineSize) {
                 throw new IllegalArgumentException(where + ": ways must be positive");
             }
             if (level.sizeBytes() <= 0 || level.sizeBytes() % lineSize != 0) {
-                throw new IllegalArgumentException(where + ": size must be a positive multiple of lineSize=" + lineSize);
+                throw new IllegalArgumentException(where + ": size must be a positive multiple of lineSize="
+                        + lineSize);
             }
             long sets = level.sets(lineSize);
             if (sets == 0) {

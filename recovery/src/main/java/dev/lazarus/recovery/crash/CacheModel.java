@@ -13,15 +13,15 @@ import java.util.List;
  *
  * <h2>Inclusive, with back-invalidation</h2>
  * Every level holds every line of the levels above it; a level that evicts a line invalidates it above. We chose
- * inclusion because it makes the NVM image exact at the cost of nothing: with inclusion, a line's data reaches NVM
- * only when the line leaves the last level or is persisted, so whether its newest copy sits in L1 or L3 does not
- * change NVM, and one dirty bit per last-level entry is the whole story. (In a non-inclusive hierarchy the last
- * level can write back a stale copy while L1 keeps a newer one; NVM would then hold a value that is neither the live
- * one nor the old one, and the model would need per-level data copies.) A store marks its line dirty; an L1 or L2
- * eviction of a dirty line hands the dirt down to the level below, which holds the line by inclusion, so the dirt
- * stays with the line's last-level entry; a last-level eviction back-invalidates the line above and writes it back
- * to NVM if dirty. As on inclusive hardware, the last level's LRU sees only the misses of the level above it, so a
- * line hot in L1 can still be evicted from the last level (and from L1 with it).
+ * inclusion because it keeps the NVM image exact and cheap: with inclusion, a line's data reaches NVM only when the
+ * line leaves the last level or is persisted, so whether its newest copy sits in L1 or L3 does not change NVM, and
+ * one dirty bit (with one saved copy of the line) per last-level entry is the whole story. (In a non-inclusive
+ * hierarchy the last level can write back a stale copy while L1 keeps a newer one; NVM would then hold a value that
+ * is neither the live one nor the old one, and the model would need per-level data copies.) A store marks its line
+ * dirty; an L1 or L2 eviction of a dirty line hands the dirt down to the level below, which holds the line by
+ * inclusion, so the dirt stays with the line's last-level entry; a last-level eviction back-invalidates the line
+ * above and writes it back to NVM if dirty. As on inclusive hardware, the last level's LRU sees only the misses of
+ * the level above it, so a line hot in L1 can still be evicted from the last level (and from L1 with it).
  *
  * <h2>The NVM image</h2>
  * The model reads the live heap but never copies it per access. When a clean line turns dirty (a store to it, which
@@ -129,10 +129,11 @@ public final class CacheModel implements AccessTracer {
         int hitLevel = depth;
         int entry = -1;
         for (int k = 1; k < depth; k++) {
-            int found = levels[k].find(line);
+            CacheLevel level = levels[k];
+            int found = level.find(line);
             if (found >= 0) {
-                levels[k].stamps[found] = now;
-                entry = levels[k].lastLevelEntry[found];
+                level.stamps[found] = now;
+                entry = level == lastLevel ? found : level.lastLevelEntry[found]; // one memory read fewer
                 hitLevel = k;
                 break;
             }

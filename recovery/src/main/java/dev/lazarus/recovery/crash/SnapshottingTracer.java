@@ -39,6 +39,7 @@ public final class SnapshottingTracer implements AccessTracer {
      * @param imageOffset heap offset of the NVM image kept in each snapshot
      * @param imageLength bytes of image, or -1 for the rest of the heap from {@code imageOffset}
      * @param consumer    receives the snapshots in order
+     * @throws IllegalArgumentException if the image range leaves the heap or the first point is already past
      */
     public SnapshottingTracer(CacheModel model, CrashPoints points, List<ObjectRange> objects, long imageOffset,
                               long imageLength, Consumer<? super CrashSnapshot> consumer) {
@@ -46,7 +47,12 @@ public final class SnapshottingTracer implements AccessTracer {
         this.points = points.toArray();
         this.objects = List.copyOf(objects);
         this.imageOffset = imageOffset;
-        this.imageLength = imageLength;
+        this.imageLength = imageLength >= 0 ? imageLength : model.heapSize() - imageOffset;
+        if (imageOffset < 0 || this.imageLength < 0 || imageOffset + this.imageLength > model.heapSize()
+                || this.imageLength > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("snapshot image offset=" + imageOffset + " length=" + imageLength
+                    + " must lie in the heap size=" + model.heapSize() + " and fit a byte[]");
+        }
         this.consumer = Objects.requireNonNull(consumer, "consumer");
         if (this.points.length > 0 && this.points[0] < model.accessCount()) {
             throw new IllegalArgumentException("crash point=" + this.points[0] + " is already past: the model has "
@@ -72,8 +78,7 @@ public final class SnapshottingTracer implements AccessTracer {
     }
 
     private void crash() {
-        long length = imageLength >= 0 ? imageLength : model.heapSize() - imageOffset;
-        CrashSnapshot snapshot = model.snapshot(taken, objects, imageOffset, length);
+        CrashSnapshot snapshot = model.snapshot(taken, objects, imageOffset, imageLength);
         taken++;
         nextPoint = taken < points.length ? points[taken] : Long.MAX_VALUE;
         consumer.accept(snapshot);

@@ -17,6 +17,8 @@ public record CrashTestResult(int crashedRegion, Map<String, Double> inconsisten
     public static final int OUTSIDE_MAIN_LOOP = -1;
 
     /**
+     * Validates the test and keeps an immutable copy of the rates.
+     *
      * @throws IllegalArgumentException for a region index below -1, a missing outcome, or a rate that is missing, NaN
      *                                  or outside [0, 1]
      */

@@ -137,6 +137,11 @@ public final class CriticalObjectSelector {
     }
 
     private static Set<String> candidatesOf(List<CrashTestResult> results) {
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i) == null) {
+                throw new IllegalArgumentException("crash test must not be null: test=" + i);
+            }
+        }
         // Sorted, so the output order of equal coefficients does not depend on hash order.
         Set<String> expected = new TreeSet<>(results.getFirst().inconsistentRates().keySet());
         if (expected.isEmpty()) {

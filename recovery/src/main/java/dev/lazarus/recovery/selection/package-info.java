@@ -12,7 +12,7 @@
  *       recomputability c_k and the application recomputability Y = Σ a_k c_k (Eq. 1).</li>
  *   <li>{@link dev.lazarus.recovery.selection.RegionSelector} is step 3's decision: a multiple-choice knapsack over
  *       regions and persistence intervals under the runtime-overhead budget t_s (Eq. 2-5), giving a
- *       {@link dev.lazarus.recovery.selection.PersistencePlan}.</li>
+ *       {@link dev.lazarus.recovery.selection.RegionPlan}.</li>
  * </ul>
  *
  * Everything here is pure computation on values: no I/O, no global state.
