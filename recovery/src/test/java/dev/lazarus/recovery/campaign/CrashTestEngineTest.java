@@ -44,7 +44,7 @@ class CrashTestEngineTest {
         CrashTestEngine.PhaseResult result = phase(40, 1e-9, null, 60);
         assertEquals(60, result.results().size());
         assertEquals(List.of("update", "norm"), result.regions());
-        assertEquals(List.of("x"), result.candidates());
+        assertEquals(java.util.Map.of("x", 8L * ConvergingApp.LENGTH), result.candidates());
         assertEquals(40, result.iterations());
         assertEquals(1.0, result.regionShares()[0] + result.regionShares()[1], 1e-9);
         for (CrashTestResult r : result.results()) {
