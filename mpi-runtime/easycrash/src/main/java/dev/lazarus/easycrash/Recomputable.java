@@ -19,8 +19,13 @@ public interface Recomputable {
     /** The main loop's code regions, in order. */
     List<String> regions();
 
-    /** Bytes of heap the data objects need, each object rounded up to a 4 KiB page. */
+    /** Bytes of heap the data objects need, each object rounded up with {@link #pageAligned}. */
     long heapBytes();
+
+    /** {@code bytes} rounded up to the heap's 4 KiB page: what one object of that size occupies. */
+    static long pageAligned(long bytes) {
+        return dev.lazarus.easycrash.heap.HeapLayout.pageAlign(bytes);
+    }
 
     /** Attaches every data object through {@code easyCrash} (called again after a rollback). */
     void attach(EasyCrash easyCrash);
