@@ -1,6 +1,13 @@
 package dev.lazarus.npb.is;
 
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.IntArray;
+import dev.lazarus.easycrash.ObjectRole;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
@@ -9,9 +16,12 @@ import dev.lazarus.npb.common.NpbReport;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.UnaryOperator;
 
 /**
  * NPB IS (Integer Sort), MPI version of NPB 3.4 {@code is.c}: ranks {@code TOTAL_KEYS} integer keys ten times by a
@@ -22,36 +32,61 @@ import java.util.Locale;
  *
  * <p>Named data objects (NPB's names in camel case): {@code keyArray} ({@code key_array}, this rank's keys),
  * {@code keyBuff1} ({@code key_buff1}: keys grouped by bucket, then the key populations and ranks),
- * {@code keyBuff2} ({@code key_buff2}: the keys this rank received), {@code bucketSize},
- * {@code bucketSizeTotals}, {@code bucketPtrs}, {@code processBucketDistribPtr1},
- * {@code processBucketDistribPtr2}, {@code sendCount}, {@code recvCount}, {@code sendDispl},
- * {@code recvDispl}, and the counters {@code passedVerification} and {@code failedVerification}.
+ * {@code keyBuff2} ({@code key_buff2}: the keys this rank received), {@code bucketPtrs} ({@code bucket_ptrs}),
+ * {@code passedVerification} and {@code failedVerification} (NPB's counters, one slot per iteration), and the small
+ * per-iteration arrays {@code bucketSize}, {@code bucketSizeTotals}, {@code processBucketDistribPtr1},
+ * {@code processBucketDistribPtr2}, {@code sendCount}, {@code recvCount}, {@code sendDispl}, {@code recvDispl}.
  *
  * <p>Regions of the timed main loop, in order, once per iteration (NPB's {@code rank()} split at its phases):
  * {@code alterKeys()} (plant the iteration's two keys), {@code bucketLocalKeys()} (count and group local keys by
  * bucket), {@code reduceBucketSizes()} (allreduce), {@code planRedistribution()} (which buckets go to which rank),
  * {@code exchangeKeys()} (alltoall and alltoallv), {@code rankKeys()} (key populations and ranks) and
  * {@code partialVerify()}.
+ *
+ * <p><b>EasyCrash.</b> The paper's candidates {@code keyArray, keyBuff1, keyBuff2, bucketPtrs} and the partial
+ * verification counters are CANDIDATE objects in the rank's persistent heap; the small per-iteration arrays stay
+ * plain Java arrays (rebuilt from scratch in every iteration). What a restart at iteration {@code k} needs:
+ * <ul>
+ *   <li>{@code keyArray}: the only state carried from one iteration to the next. Every other object is recomputed
+ *   from it before it is read, so an iteration is a function of the generated keys and the iteration number alone.
+ *   {@link #alterKeys} makes that literally true: it sets all twenty planted positions of rank 0 (the keys of
+ *   iterations {@code <= k}, the generated values for later ones), because the runtime resumes every rank at the
+ *   <em>smallest</em> bookmark and rank 0 may already have planted iteration {@code k + 1}'s keys. Every value ever
+ *   stored in {@code keyArray} is a valid key, so even stale NVM lines cannot send an index out of bounds (NPB's C
+ *   code segfaults there, paper §4); a wrong key fails partial verification and the run rolls back.</li>
+ *   <li>{@code passedVerification[it]}, {@code failedVerification[it]}: the partial verification of iteration
+ *   {@code it}, stored (not added) at the end of {@code partialVerify}, so re-running the bookmarked iteration
+ *   overwrites its own slot instead of counting twice, and iterations {@code 1..k-1} still count after a restart.</li>
+ * </ul>
+ * The full verification sorts into a scratch array, not into {@code keyArray} as NPB does, so that a crash while
+ * verifying leaves the keys intact for the restart (which re-runs the last bookmarked iteration).
  */
-public final class IsKernel implements MpiApplication {
+public final class IsKernel implements MpiApplication, Recomputable {
     /** Timed iterations, as in NPB. */
     static final int MAX_ITERATIONS = 10;
+    private static final String NAME = "npb.IS";
+    private static final List<String> REGIONS = List.of("alterKeys", "bucketLocalKeys", "reduceBucketSizes",
+            "planRedistribution", "exchangeKeys", "rankKeys", "partialVerify");
     private static final int TEST_ARRAY_SIZE = IsParameters.TEST_ARRAY_SIZE;
     private static final double SEED = 314159265.0;
     private static final int FULL_VERIFY_TAG = 1000;
 
-    /** This rank's keys; after full verification, this rank's keys in sorted order. */
-    int[] keyArray;
+    /** This rank's keys. */
+    IntArray keyArray;
     /** Keys grouped by bucket before the exchange; key populations and then cumulative ranks after it. */
-    int[] keyBuff1;
+    IntArray keyBuff1;
     /** Keys received from all ranks in the exchange. */
-    int[] keyBuff2;
+    IntArray keyBuff2;
+    /** Next free slot per bucket while grouping local keys. */
+    IntArray bucketPtrs;
+    /** Partial verifications passed on this rank, per iteration (slot 0 unused). */
+    IntArray passedVerification;
+    /** Partial verifications failed on this rank, per iteration (slot 0 unused). */
+    IntArray failedVerification;
     /** Local keys per bucket; the last five entries carry the test keys to the allreduce. */
     int[] bucketSize;
     /** Global keys per bucket, and the five test keys. */
     int[] bucketSizeTotals;
-    /** Next free slot per bucket while grouping local keys. */
-    int[] bucketPtrs;
     /** First bucket of each rank after redistribution. */
     int[] processBucketDistribPtr1;
     /** Last bucket of each rank after redistribution. */
@@ -64,10 +99,8 @@ public final class IsKernel implements MpiApplication {
     int[] sendDispl;
     /** Offsets in {@link #keyBuff2} of the keys from each rank. */
     int[] recvDispl;
-    /** Partial verifications passed on this rank. */
-    int passedVerification;
-    /** Partial verifications failed on this rank. */
-    int failedVerification;
+    /** Rank 0's generated keys at the positions {@link #alterKeys} plants ({@code 0 ..  2 * MAX_ITERATIONS}). */
+    private int[] generatedKeys;
 
     private IsParameters params;
     private Comm comm;
@@ -76,13 +109,17 @@ public final class IsKernel implements MpiApplication {
     private int numKeys;
     private int numBuckets;
     private int shift;
+    private int sizeOfBuffers;
     private int minKeyVal;
     private int maxKeyVal;
     /** Keys on lower ranks than this one after redistribution ({@code m} in NPB). */
     private int totalLesserKeys;
     /** Keys on this rank after redistribution ({@code j} in NPB). */
     int totalLocalKeys;
+    private boolean printIterations;
     private PrintStream log = System.out;
+    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
+    private RecomputingRun.Outcome outcome;
 
     /** Creates a kernel; {@link #run} sets it up for the chosen class. */
     public IsKernel() {
@@ -90,46 +127,33 @@ public final class IsKernel implements MpiApplication {
 
     @Override
     public String name() {
-        return "npb.IS";
+        return NAME;
     }
 
     @Override
-    public int run(Comm world, String[] args) {
+    public int run(Comm world, String[] args) throws IOException {
         KernelOptions options = KernelOptions.parse(name(), args);
-        return execute(world, IsParameters.of(options.problemClass()), options.quiet()).accepted() ? 0 : 1;
+        return execute(world, IsParameters.of(options.problemClass()), options.quiet(), UnaryOperator.identity())
+                .accepted() ? 0 : 1;
     }
 
-    /** Sets up, generates the keys, runs the timed iterations and both verifications; rank 0 prints the report. */
-    Verdict execute(Comm world, IsParameters parameters, boolean quiet) {
+    /**
+     * Sets up, runs the main loop under EasyCrash ({@code wrap} lets tests interpose on it) and both verifications;
+     * rank 0 prints the report.
+     */
+    Verdict execute(Comm world, IsParameters parameters, boolean quiet, UnaryOperator<Recomputable> wrap)
+            throws IOException {
         setup(world, parameters);
         boolean root = myRank == 0;
         boolean progress = root && !quiet;
         if (progress) {
             printHeader();
         }
-        createSeq();
-        // One untimed iteration first, as NPB does, so that code and data pages are warm.
-        rankIteration(1);
-        passedVerification = 0;
-        failedVerification = 0;
-        boolean printIterations = progress && params.problemClass() != ProblemClass.S;
-        if (printIterations) {
-            log.printf(Locale.ROOT, "%n   iteration%n");
-        }
-
-        comm.barrier();
-        long start = System.nanoTime();
-        for (int iteration = 1; iteration <= MAX_ITERATIONS; iteration++) {
-            if (printIterations) {
-                log.printf(Locale.ROOT, "        %d%n", iteration);
-            }
-            rankIteration(iteration);
-        }
-        double seconds = comm.allreduce((System.nanoTime() - start) * 1e-9, ReduceOp.MAX);
-
-        sortLocalKeys();
-        Verdict verdict = verify(countOutOfOrder());
+        printIterations = progress && params.problemClass() != ProblemClass.S;
+        outcome = RecomputingRun.run(comm, wrap.apply(this), settings, null, System.err);
+        Verdict verdict = outcome.verdict();
         if (root) {
+            double seconds = outcome.seconds();
             double mops = (double) MAX_ITERATIONS * params.totalKeys() / seconds / 1e6;
             new NpbReport("IS", params.problemClass(), Integer.toString(params.totalKeys()), MAX_ITERATIONS,
                     seconds, commSize, mops, "keys ranked", verdict, comm.backend()).print(log);
@@ -138,7 +162,8 @@ public final class IsKernel implements MpiApplication {
     }
 
     /**
-     * Checks the rank count and allocates the data objects.
+     * Checks the rank count, works out the sizes and allocates the small per-iteration arrays (the big objects
+     * live in the persistent heap, see {@link #attach}).
      *
      * @throws IllegalArgumentException if the rank count is not a power of two up to the class's maximum
      */
@@ -157,14 +182,9 @@ public final class IsKernel implements MpiApplication {
         this.numBuckets = parameters.numBuckets();
         this.shift = parameters.maxKeyLog2() - parameters.numBucketsLog2();
         // NPB's buffer sizes: received keys can exceed the average numKeys since buckets are not split.
-        int sizeOfBuffers = size < 256 ? 3 * numKeys / 2 : size < 512 ? 5 * numKeys / 2 : 4 * numKeys;
-        keyArray = new int[sizeOfBuffers];
-        // key_buff1 also holds one counter per key value of this rank's key range, which is at most MAX_KEY.
-        keyBuff1 = new int[Math.max(sizeOfBuffers, parameters.maxKey())];
-        keyBuff2 = new int[sizeOfBuffers];
+        this.sizeOfBuffers = size < 256 ? 3 * numKeys / 2 : size < 512 ? 5 * numKeys / 2 : 4 * numKeys;
         bucketSize = new int[numBuckets + TEST_ARRAY_SIZE];
         bucketSizeTotals = new int[numBuckets + TEST_ARRAY_SIZE];
-        bucketPtrs = new int[numBuckets];
         processBucketDistribPtr1 = new int[numBuckets + TEST_ARRAY_SIZE];
         processBucketDistribPtr2 = new int[numBuckets + TEST_ARRAY_SIZE];
         sendCount = new int[size];
@@ -173,13 +193,123 @@ public final class IsKernel implements MpiApplication {
         recvDispl = new int[size];
     }
 
-    /** Redirects the per-iteration messages (tests). */
+    /** Redirects the report and per-iteration messages (tests). */
     void log(PrintStream out) {
         this.log = out;
     }
 
-    /** One whole NPB {@code rank(iteration)}: the regions of the main loop in order. */
-    void rankIteration(int iteration) {
+    /** Where the persistent heap lives and what it is called (tests use their own directory). */
+    void settings(EasyCrashSettings easyCrashSettings) {
+        this.settings = easyCrashSettings;
+    }
+
+    /** How the last {@link #execute} ended (tests). */
+    RecomputingRun.Outcome outcome() {
+        return outcome;
+    }
+
+    // ---- Recomputable ---------------------------------------------------------------------------------------------
+
+    @Override
+    public String application() {
+        return NAME;
+    }
+
+    @Override
+    public String signature() {
+        return NAME + " --class " + params.problemClass();
+    }
+
+    @Override
+    public List<String> regions() {
+        return REGIONS;
+    }
+
+    @Override
+    public long heapBytes() {
+        return 2 * pageAligned(4L * sizeOfBuffers) + pageAligned(4L * keyBuff1Length())
+                + pageAligned(4L * numBuckets) + 2 * pageAligned(4L * (MAX_ITERATIONS + 1));
+    }
+
+    private static long pageAligned(long bytes) {
+        return (bytes + 4095) & -4096L;
+    }
+
+    /** key_buff1 also holds one counter per key value of this rank's key range, which is at most MAX_KEY. */
+    private int keyBuff1Length() {
+        return Math.max(sizeOfBuffers, params.maxKey());
+    }
+
+    @Override
+    public void attach(EasyCrash easyCrash) {
+        keyArray = easyCrash.ints("keyArray", sizeOfBuffers, ObjectRole.CANDIDATE);
+        keyBuff1 = easyCrash.ints("keyBuff1", keyBuff1Length(), ObjectRole.CANDIDATE);
+        keyBuff2 = easyCrash.ints("keyBuff2", sizeOfBuffers, ObjectRole.CANDIDATE);
+        bucketPtrs = easyCrash.ints("bucketPtrs", numBuckets, ObjectRole.CANDIDATE);
+        passedVerification = easyCrash.ints("passedVerification", MAX_ITERATIONS + 1, ObjectRole.CANDIDATE);
+        failedVerification = easyCrash.ints("failedVerification", MAX_ITERATIONS + 1, ObjectRole.CANDIDATE);
+    }
+
+    /**
+     * Every start: rank 0's generated values at the planted positions (cheap to regenerate). A fresh start also
+     * generates the keys and runs NPB's untimed first iteration, then clears the verification counters.
+     */
+    @Override
+    public void initialize(boolean fresh) {
+        double seed = findMySeed(myRank, commSize, 4L * params.totalKeys(), SEED, NpbRandom.A);
+        generatedKeys = new int[2 * MAX_ITERATIONS + 1];
+        createSeq(new NpbRandom(seed), params.maxKey(), generatedKeys.length, (i, key) -> generatedKeys[i] = key);
+        if (fresh) {
+            IntArray keys = keyArray;
+            createSeq(new NpbRandom(seed), params.maxKey(), numKeys, keys::set);
+            // One untimed iteration first, as NPB does, so that code and data pages are warm.
+            rankIteration(1);
+            passedVerification.fill(0);
+            failedVerification.fill(0);
+        }
+        if (printIterations) {
+            log.printf(Locale.ROOT, "%n   iteration%n");
+        }
+    }
+
+    @Override
+    public int iterations() {
+        return MAX_ITERATIONS;
+    }
+
+    @Override
+    public void iterate(int iteration, EasyCrash easyCrash) {
+        if (printIterations) {
+            log.printf(Locale.ROOT, "        %d%n", iteration);
+        }
+        alterKeys(iteration);
+        easyCrash.endRegion(0, iteration);
+        bucketLocalKeys();
+        easyCrash.endRegion(1, iteration);
+        reduceBucketSizes();
+        easyCrash.endRegion(2, iteration);
+        planRedistribution();
+        easyCrash.endRegion(3, iteration);
+        exchangeKeys();
+        easyCrash.endRegion(4, iteration);
+        rankKeys();
+        easyCrash.endRegion(5, iteration);
+        partialVerify(iteration);
+        easyCrash.endRegion(6, iteration);
+    }
+
+    /** NPB's {@code full_verify} plus the partial verification tally of all iterations (collective). */
+    @Override
+    public Verdict verify() {
+        int[] sorted = new int[totalLocalKeys];
+        sortLocalKeys(sorted);
+        return verify(countOutOfOrder(sorted, totalLocalKeys));
+    }
+
+    // ---- the main loop --------------------------------------------------------------------------------------------
+
+    /** One whole NPB {@code rank(iteration)}: the regions of the main loop in order (the untimed warm-up). */
+    private void rankIteration(int iteration) {
         alterKeys(iteration);
         bucketLocalKeys();
         reduceBucketSizes();
@@ -221,29 +351,42 @@ public final class IsKernel implements MpiApplication {
         return t1;
     }
 
-    /** NPB's {@code create_seq}: this rank's keys, each {@code MAX_KEY/4} times a sum of four uniforms. */
-    void createSeq() {
-        double seed = findMySeed(myRank, commSize, 4L * params.totalKeys(), SEED, NpbRandom.A);
-        createSeq(new NpbRandom(seed), params.maxKey(), keyArray, numKeys);
+    /** Where {@link #createSeq} puts key {@code index}. */
+    @FunctionalInterface
+    interface KeyStore {
+        void store(int index, int key);
     }
 
-    /** Fills {@code keys[0 .. count)} from {@code random}, as NPB's {@code create_seq}. */
-    static void createSeq(NpbRandom random, int maxKey, int[] keys, int count) {
+    /**
+     * NPB's {@code create_seq}: {@code count} keys from {@code random}, each {@code MAX_KEY/4} times a sum of four
+     * uniforms.
+     */
+    static void createSeq(NpbRandom random, int maxKey, int count, KeyStore keys) {
         int k = maxKey / 4;
         for (int i = 0; i < count; i++) {
             double x = random.randlc(NpbRandom.A);
             x += random.randlc(NpbRandom.A);
             x += random.randlc(NpbRandom.A);
             x += random.randlc(NpbRandom.A);
-            keys[i] = (int) (k * x);
+            keys.store(i, (int) (k * x));
         }
     }
 
-    /** Region 1: plants the keys {@code iteration} and {@code MAX_KEY - iteration}, so every iteration differs. */
-    private void alterKeys(int iteration) {
+    /**
+     * Region 1: plants the keys {@code iteration} and {@code MAX_KEY - iteration}, so every iteration differs. NPB
+     * plants one pair per iteration; this sets all ten pairs (the planted values up to {@code iteration}, the
+     * generated ones after it), which is the same array in a normal run and the right one after a restart that
+     * resumes rank 0 at an iteration it had already passed.
+     */
+    void alterKeys(int iteration) {
         if (myRank == 0) {
-            keyArray[iteration] = iteration;
-            keyArray[iteration + MAX_ITERATIONS] = params.maxKey() - iteration;
+            IntArray keys = keyArray;
+            int maxKey = params.maxKey();
+            for (int i = 1; i <= MAX_ITERATIONS; i++) {
+                boolean planted = i <= iteration;
+                keys.set(i, planted ? i : generatedKeys[i]);
+                keys.set(i + MAX_ITERATIONS, planted ? maxKey - i : generatedKeys[i + MAX_ITERATIONS]);
+            }
         }
     }
 
@@ -253,27 +396,32 @@ public final class IsKernel implements MpiApplication {
         Arrays.fill(bucketSizeTotals, 0);
         Arrays.fill(processBucketDistribPtr1, 0);
         Arrays.fill(processBucketDistribPtr2, 0);
+        IntArray keys = keyArray;
         // A test key lives on one rank only; the allreduce below then hands its value to every rank.
         int[] testIndexArray = params.testIndexArray();
         for (int i = 0; i < TEST_ARRAY_SIZE; i++) {
             if (testIndexArray[i] / numKeys == myRank) {
-                bucketSize[numBuckets + i] = keyArray[testIndexArray[i] % numKeys];
+                bucketSize[numBuckets + i] = keys.get(testIndexArray[i] % numKeys);
             }
         }
-        int[] keys = keyArray;
         int[] sizes = bucketSize;
+        int s = shift;
         for (int i = 0; i < numKeys; i++) {
-            sizes[keys[i] >> shift]++;
+            sizes[keys.get(i) >> s]++;
         }
-        bucketPtrs[0] = 0;
-        for (int i = 1; i < numBuckets; i++) {
-            bucketPtrs[i] = bucketPtrs[i - 1] + sizes[i - 1];
+        IntArray ptrs = bucketPtrs;
+        int next = 0;
+        for (int i = 0; i < numBuckets; i++) {
+            ptrs.set(i, next);
+            next += sizes[i];
         }
-        int[] ptrs = bucketPtrs;
-        int[] grouped = keyBuff1;
+        IntArray grouped = keyBuff1;
         for (int i = 0; i < numKeys; i++) {
-            int key = keys[i];
-            grouped[ptrs[key >> shift]++] = key;
+            int key = keys.get(i);
+            int bucket = key >> s;
+            int slot = ptrs.get(bucket);
+            ptrs.set(bucket, slot + 1);
+            grouped.set(slot, key);
         }
     }
 
@@ -323,11 +471,12 @@ public final class IsKernel implements MpiApplication {
             recvDispl[i] = recvDispl[i - 1] + recvCount[i - 1];
         }
         int incoming = recvDispl[commSize - 1] + recvCount[commSize - 1];
-        if (incoming > keyBuff2.length) {
+        if (incoming > keyBuff2.length()) {
             throw new IllegalStateException("npb.IS: rank " + myRank + " would receive " + incoming
-                    + " keys, more than its buffer of " + keyBuff2.length);
+                    + " keys, more than its buffer of " + keyBuff2.length());
         }
-        comm.alltoallv(keyBuff1, 0, sendCount, sendDispl, keyBuff2, 0, recvCount, recvDispl);
+        comm.alltoallv(keyBuff1.segment(), 0, sendCount, sendDispl, keyBuff2.segment(), 0, recvCount, recvDispl,
+                ElementType.INT);
     }
 
     /**
@@ -338,10 +487,10 @@ public final class IsKernel implements MpiApplication {
     private void rankKeys() {
         minKeyVal = processBucketDistribPtr1[myRank] << shift;
         maxKeyVal = ((processBucketDistribPtr2[myRank] + 1) << shift) - 1;
-        int[] counts = keyBuff1;
+        IntArray counts = keyBuff1;
         int range = maxKeyVal - minKeyVal + 1;
         for (int i = 0; i < range; i++) {
-            counts[i] = 0;
+            counts.set(i, 0);
         }
         int m = 0;
         for (int k = 0; k < myRank; k++) {
@@ -355,57 +504,73 @@ public final class IsKernel implements MpiApplication {
         }
         totalLesserKeys = m;
         totalLocalKeys = j;
-        int[] received = keyBuff2;
+        IntArray received = keyBuff2;
         int min = minKeyVal;
         for (int i = 0; i < j; i++) {
-            counts[received[i] - min]++;
+            int slot = received.get(i) - min;
+            counts.set(slot, counts.get(slot) + 1);
         }
-        for (int i = 0; i < range - 1; i++) {
-            counts[i + 1] += counts[i];
+        // The running total stays in a register instead of being re-read from the heap.
+        int cumulative = 0;
+        for (int i = 0; i < range; i++) {
+            cumulative += counts.get(i);
+            counts.set(i, cumulative);
         }
     }
 
     /**
      * Region 7: the rank that holds a test key compares its rank (keys smaller than it, over all ranks) with NPB's
-     * reference for this iteration.
+     * reference for this iteration, and stores this iteration's tally in its slot.
      */
     private void partialVerify(int iteration) {
+        int passed = 0;
+        int failed = 0;
         for (int i = 0; i < TEST_ARRAY_SIZE; i++) {
             int k = bucketSizeTotals[numBuckets + i];
             if (minKeyVal <= k && k <= maxKeyVal) {
                 // Keys below k on this rank; none if k is this rank's smallest possible key.
-                int lesserHere = k > minKeyVal ? keyBuff1[k - 1 - minKeyVal] : 0;
+                int lesserHere = k > minKeyVal ? keyBuff1.get(k - 1 - minKeyVal) : 0;
                 int keyRank = lesserHere + totalLesserKeys;
                 if (keyRank == params.expectedRank(i, iteration)) {
-                    passedVerification++;
+                    passed++;
                 } else {
-                    failedVerification++;
+                    failed++;
                     log.printf(Locale.ROOT, "Failed partial verification: iteration %d, processor %d, test key %d,"
                             + " key rank %d%n", iteration, myRank, i, keyRank);
                 }
             }
         }
+        passedVerification.set(iteration, passed);
+        failedVerification.set(iteration, failed);
     }
 
-    /** First half of NPB's {@code full_verify}: sorts this rank's keys into {@code keyArray} by their ranks. */
-    void sortLocalKeys() {
-        int[] counts = keyBuff1;
+    // ---- verification ---------------------------------------------------------------------------------------------
+
+    /**
+     * First half of NPB's {@code full_verify}: sorts this rank's keys into {@code sorted} by their ranks (NPB sorts
+     * into {@code key_array}; see the class comment for why this does not).
+     */
+    void sortLocalKeys(int[] sorted) {
+        IntArray counts = keyBuff1;
+        IntArray received = keyBuff2;
         int min = minKeyVal;
         for (int i = 0; i < totalLocalKeys; i++) {
-            int key = keyBuff2[i];
-            keyArray[--counts[key - min]] = key;
+            int key = received.get(i);
+            int slot = counts.get(key - min) - 1;
+            counts.set(key - min, slot);
+            sorted[slot] = key;
         }
     }
 
     /**
-     * Second half of NPB's {@code full_verify}: counts keys out of order in {@code keyArray[0 .. totalLocalKeys)},
-     * including this rank's first key against the previous rank's last key. A rank without keys passes on
+     * Second half of NPB's {@code full_verify}: counts keys out of order in {@code sorted[0 .. count)}, including
+     * this rank's first key against the previous rank's last key. A rank without keys passes on
      * {@code Integer.MIN_VALUE}, so the boundary check skips it (NPB would compare against a stale key there).
      *
      * @return the number of keys out of order on this rank
      */
-    int countOutOfOrder() {
-        int[] last = {totalLocalKeys > 0 ? keyArray[totalLocalKeys - 1] : Integer.MIN_VALUE};
+    int countOutOfOrder(int[] sorted, int count) {
+        int[] last = {count > 0 ? sorted[count - 1] : Integer.MIN_VALUE};
         int[] previous = {Integer.MIN_VALUE};
         if (commSize > 1) {
             // A ring shift: rank 0 ignores what the last rank sends it.
@@ -413,11 +578,11 @@ public final class IsKernel implements MpiApplication {
                     previous, 0, 1, (myRank - 1 + commSize) % commSize, FULL_VERIFY_TAG);
         }
         int outOfOrder = 0;
-        if (myRank > 0 && totalLocalKeys > 0 && previous[0] > keyArray[0]) {
+        if (myRank > 0 && count > 0 && previous[0] > sorted[0]) {
             outOfOrder++;
         }
-        for (int i = 1; i < totalLocalKeys; i++) {
-            if (keyArray[i - 1] > keyArray[i]) {
+        for (int i = 1; i < count; i++) {
+            if (sorted[i - 1] > sorted[i]) {
                 outOfOrder++;
             }
         }
@@ -433,7 +598,13 @@ public final class IsKernel implements MpiApplication {
      * no rank found keys out of order, and no key was lost in the exchange.
      */
     Verdict verify(int outOfOrder) {
-        long[] tally = {passedVerification, failedVerification, outOfOrder == 0 ? 1 : 0, totalLocalKeys};
+        long passed = 0;
+        long failed = 0;
+        for (int it = 1; it <= MAX_ITERATIONS; it++) {
+            passed += passedVerification.get(it);
+            failed += failedVerification.get(it);
+        }
+        long[] tally = {passed, failed, outOfOrder == 0 ? 1 : 0, totalLocalKeys};
         comm.allreduce(tally, 0, tally, 0, tally.length, ReduceOp.SUM);
         int expectedPartial = TEST_ARRAY_SIZE * MAX_ITERATIONS;
         boolean accepted = tally[0] == expectedPartial && tally[1] == 0 && tally[2] == commSize

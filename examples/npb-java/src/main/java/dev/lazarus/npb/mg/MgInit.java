@@ -1,5 +1,6 @@
 package dev.lazarus.npb.mg;
 
+import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 
@@ -7,7 +8,8 @@ import dev.lazarus.npb.common.NpbRandom;
  * NPB's zran3: the right-hand side v is zero except for +1 at the ten points where the NPB random field is largest
  * and -1 at the ten where it is smallest, chosen over the whole grid. The field gives serial grid point
  * {@code (x, y, z)} the {@code (x + nx*(y + ny*z) + 1)}-th number of the sequence from seed 314159265, so each rank
- * fills its slab by jumping ahead, independent of the decomposition.
+ * fills its slab by jumping ahead, independent of the decomposition. The grid is the top-level local array at element
+ * 0 of a persistent-heap object.
  */
 final class MgInit {
     /** Number of charges of each sign (NPB's mm). */
@@ -18,14 +20,15 @@ final class MgInit {
     }
 
     /** Fills the interior of the top-level local array {@code z} with the random field (serial zran3's fill). */
-    static void fillRandom(double[] z, MgGrid grid) {
+    static void fillRandom(DoubleArray z, MgGrid grid) {
         final int k = grid.lt;
         final int n = grid.nx[k];
         final int m1 = grid.m1(k);
         final double a = NpbRandom.A;
         final double a1 = NpbRandom.power(a, n);
         final double a2 = NpbRandom.power(a, (long) n * n);
-        MgOps.zero3(z);
+        final double[] numbers = new double[n];
+        MgOps.zero3(z, 0, grid.size(k));
         final NpbRandom plane = new NpbRandom(SEED);
         plane.randlc(NpbRandom.power(a, (long) n * n * grid.zOff[k]));
         final NpbRandom row = new NpbRandom(0.0);
@@ -33,7 +36,11 @@ final class MgInit {
             final NpbRandom line = new NpbRandom(plane.seed());
             for (int i2 = 1; i2 <= n; i2++) {
                 row.seed(line.seed());
-                row.vranlc(n, a, z, (i3 * m1 + i2) * m1 + 1);
+                row.vranlc(n, a, numbers, 0);
+                final int first = (i3 * m1 + i2) * m1 + 1;
+                for (int i1 = 0; i1 < n; i1++) {
+                    z.set(first + i1, numbers[i1]);
+                }
                 line.randlc(a1);
             }
             plane.randlc(a2);
@@ -44,7 +51,7 @@ final class MgInit {
      * NPB's zran3 on the top-level local array {@code z}: fills the field, picks the global extremes, sets the
      * charges and the ghosts.
      */
-    static void zran3(double[] z, MgGrid grid, Comm comm, MgHalo halo) {
+    static void zran3(DoubleArray z, MgGrid grid, Comm comm, MgHalo halo) {
         fillRandom(z, grid);
         final double[] mine = localCandidates(z, grid);
         final double[] all = new double[4 * MM * grid.ranks];
@@ -52,11 +59,11 @@ final class MgInit {
         final long[] plus = new long[MM];
         final long[] minus = new long[MM];
         selectGlobal(all, grid.ranks, plus, minus);
-        MgOps.zero3(z);
+        MgOps.zero3(z, 0, grid.size(grid.lt));
         // -1 first and +1 second, as in mg.f, should a point ever be in both lists.
         setCharges(z, grid, minus, -1.0);
         setCharges(z, grid, plus, +1.0);
-        halo.comm3(z, grid.lt);
+        halo.comm3(z, 0, grid.lt);
     }
 
     /**
@@ -64,7 +71,7 @@ final class MgInit {
      * scheme. Layout: largest values, their indices, smallest values, their indices ({@code MM} each); an index of -1
      * marks an empty slot.
      */
-    static double[] localCandidates(double[] z, MgGrid grid) {
+    static double[] localCandidates(DoubleArray z, MgGrid grid) {
         final int k = grid.lt;
         final int n = grid.nx[k];
         final int m1 = grid.m1(k);
@@ -82,7 +89,7 @@ final class MgInit {
             for (int i2 = 1; i2 <= n; i2++) {
                 final int row = (i3 * m1 + i2) * m1;
                 for (int i1 = 1; i1 <= n; i1++) {
-                    final double x = z[row + i1];
+                    final double x = z.get(row + i1);
                     final long at = (i1 - 1) + (long) n * ((i2 - 1) + (long) n * (grid.zOff[k] + i3 - 1));
                     if (x > big[0]) {
                         big[0] = x;
@@ -172,7 +179,7 @@ final class MgInit {
     }
 
     /** Sets {@code value} at each chosen serial index that lies in this rank's slab. */
-    private static void setCharges(double[] z, MgGrid grid, long[] chosen, double value) {
+    private static void setCharges(DoubleArray z, MgGrid grid, long[] chosen, double value) {
         final int k = grid.lt;
         final long n = grid.nx[k];
         final int m1 = grid.m1(k);
@@ -184,7 +191,7 @@ final class MgInit {
             final int y = (int) ((at / n) % n);
             final int zl = (int) (at / (n * n)) - grid.zOff[k] + 1;
             if (zl >= 1 && zl <= grid.nzl[k]) {
-                z[(zl * m1 + y + 1) * m1 + x + 1] = value;
+                z.set((zl * m1 + y + 1) * m1 + x + 1, value);
             }
         }
     }

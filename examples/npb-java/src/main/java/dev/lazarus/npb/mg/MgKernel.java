@@ -1,13 +1,22 @@
 package dev.lazarus.npb.mg;
 
+import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.ObjectRole;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbReport;
 import dev.lazarus.verification.Verdict;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -15,22 +24,44 @@ import java.util.Locale;
  * {@code nx^3} points, slab-decomposed along z (see {@link MgGrid}; coarse levels with fewer planes than ranks are
  * replicated). Verification: relative error of the final residual L2 norm {@code rnm2} against NPB's reference.
  *
- * <p>Named data objects (NPB's names): {@code u} the approximate solution and its corrections, one array per level;
- * {@code v} the right-hand side (finest level); {@code r} the residual, one array per level; {@code a} and {@code c}
- * the operator and smoother coefficients.
+ * <p><b>Named data objects</b> (NPB's names), each one persistent-heap object holding every level as NPB's
+ * {@code u(ir(k))} does (level {@code k}'s local array starts at element {@code ir[k]}, the finest level first):
+ * {@code u} the approximate solution and its corrections; {@code r} the residual; {@code v} the right-hand side
+ * (finest level only); {@code rFull} the whole residual of the transition level, gathered before restricting onto a
+ * replicated level (only with more than one rank); {@code a} and {@code c} the operator and smoother coefficients
+ * (four constants each, plain arrays).
  *
- * <p>The timed loop runs, per iteration, the first-level code regions (NPB's mg3P split along its V-cycle phases,
- * then NPB's resid):
+ * <p><b>Code regions</b> of the timed loop, per iteration (NPB's mg3P split along its V-cycle phases, then NPB's
+ * resid):
  * <ol>
  *   <li>{@link #restrictResidual()}: rprj3 of {@code r} from level lt down to lb;</li>
  *   <li>{@link #solveCoarsest()}: {@code u} at level lb from psinv on {@code r};</li>
  *   <li>{@link #prolongateAndSmooth()}: levels lb+1..lt-1 up: interp of {@code u}, resid into {@code r}, psinv;</li>
  *   <li>{@link #correctFinest()}: level lt: interp into {@code u}, resid {@code r = v - A u}, psinv;</li>
- *   <li>{@link #resid()}: the new residual {@code r = v - A u} at level lt.</li>
+ *   <li>{@link #resid()}: the new residual {@code r = v - A u} at level lt (in the last iteration followed by NPB's
+ *       final norm2u3, which NPB times).</li>
  * </ol>
  * {@link #progress(int)} at the start of an iteration only prints NPB's "iter" line and is not a region.
+ *
+ * <p><b>EasyCrash.</b> {@code u} and {@code r} are the candidates (the paper's Table 7): they live through the main
+ * loop and are written in it, and a restart takes them from NVM as they are. Between iterations the state of MG is
+ * exactly the finest levels of {@code u} and {@code r} (every coarser level is recomputed from them before it is
+ * read), so a restart at an iteration boundary reproduces the uninterrupted run bit for bit. {@code v} is never written
+ * in the loop and {@code rFull} is scratch: both are {@link ObjectRole#REINITIALIZED}, {@code v} rebuilt by zran3 in
+ * {@link #initialize} on every start. The norms are recomputed from {@code r} in the last iteration, so nothing else
+ * needs to survive. NPB's timed section also holds the initial resid and norm2u3 before the loop; on a fresh start
+ * {@link #initialize} runs them as the last step of initializing the candidates, times them, and the report adds that
+ * time to the loop's.
  */
-public final class MgKernel implements MpiApplication {
+public final class MgKernel implements MpiApplication, Recomputable {
+    private static final String NAME = "npb.MG";
+    private static final List<String> REGIONS =
+            List.of("restrictResidual", "solveCoarsest", "prolongateAndSmooth", "correctFinest", "resid");
+    /** Grid points the untimed warm-up V-cycles cover at least (see {@link #warmUpCycles()}). */
+    private static final long WARM_UP_POINTS = 1L << 23;
+    /** Most warm-up V-cycles (class S). */
+    private static final int MAX_WARM_UP_CYCLES = 32;
+
     private Comm comm;
     private MgParameters params;
     private MgGrid grid;
@@ -38,20 +69,26 @@ public final class MgKernel implements MpiApplication {
     private boolean quiet;
     private int lt;
     private int lb;
+    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
 
-    /** Approximate solution: {@code u[k]} is level k's local array (k = lb..lt). */
-    private double[][] u;
-    /** Right-hand side on the finest level. */
-    private double[] v;
-    /** Residual: {@code r[k]} is level k's local array (k = lb..lt). */
-    private double[][] r;
+    /** Element offset of level k's local array in {@link #u} and {@link #r} (k = lb..lt). */
+    private int[] ir;
+    /** Elements of {@link #u} and of {@link #r}: all levels. */
+    private int levelsSize;
+
+    /** Approximate solution, every level (candidate). */
+    private DoubleArray u;
+    /** Right-hand side on the finest level (re-initialized). */
+    private DoubleArray v;
+    /** Residual, every level (candidate). */
+    private DoubleArray r;
     /** Coefficients of the residual operator A. */
     private double[] a;
     /** Coefficients of the smoother. */
     private double[] c;
 
-    /** The whole residual of the transition level, assembled before restricting onto a replicated level. */
-    private double[] rFull;
+    /** The whole residual of the transition level (re-initialized scratch); {@code null} on one rank. */
+    private DoubleArray rFull;
     /** Row scratch for the stencils (NPB's u1/u2, r1/r2, x1/y1, z1/z2/z3). */
     private double[] w1;
     private double[] w2;
@@ -61,6 +98,10 @@ public final class MgKernel implements MpiApplication {
     private final double[] reduced = new double[2];
     private double rnm2;
     private double rnmu;
+    /** Slowest rank's seconds of NPB's timed pre-loop resid and norm2u3 in this start (0 on a restart). */
+    private double prologueSeconds;
+    /** How the last {@link #run} went under EasyCrash (for tests). */
+    private RecomputingRun.Outcome outcome;
 
     /** Creates the kernel; the work happens in {@link #run}. */
     public MgKernel() {
@@ -68,7 +109,7 @@ public final class MgKernel implements MpiApplication {
 
     @Override
     public String name() {
-        return "npb.MG";
+        return NAME;
     }
 
     /**
@@ -78,26 +119,40 @@ public final class MgKernel implements MpiApplication {
      * @throws IllegalArgumentException for bad arguments or an unsupported number of ranks
      */
     @Override
-    public int run(Comm comm, String[] args) {
-        KernelOptions options = KernelOptions.parse(name(), args);
-        this.comm = comm;
+    public int run(Comm comm, String[] args) throws IOException {
+        prepare(comm, args);
+        header();
+        outcome = RecomputingRun.run(comm, this, settings, null, System.err);
+        // NPB's timed section is the pre-loop resid and norm2u3 plus the loop; the prologue ran in this attempt only
+        // if it started fresh (a restart resumes with r from NVM).
+        double seconds = outcome.seconds() + prologueSeconds;
+        if (comm.rank() == 0) {
+            report(seconds, outcome.verdict());
+        }
+        return outcome.verdict().accepted() ? 0 : 1;
+    }
+
+    /** Parses the arguments and lays out the levels (everything before the persistent heap is attached). */
+    void prepare(Comm world, String[] args) {
+        KernelOptions options = KernelOptions.parse(NAME, args);
+        this.comm = world;
         this.quiet = options.quiet();
         this.params = MgParameters.of(options.problemClass());
-        this.grid = new MgGrid(params.nx(), comm.size(), comm.rank());
-        this.halo = new MgHalo(comm, grid);
+        this.grid = new MgGrid(params.nx(), world.size(), world.rank());
+        this.halo = new MgHalo(world, grid);
         this.lt = grid.lt;
         this.lb = grid.lb;
-        long start = System.nanoTime();
         setup();
-        initialize();
-        double tinit = (System.nanoTime() - start) * 1.0e-9;
-        header(tinit);
-        double seconds = comm.allreduce(timedRun(), ReduceOp.MAX);
-        Verdict verdict = params.verify(rnm2);
-        if (comm.rank() == 0) {
-            report(seconds, verdict);
-        }
-        return verdict.accepted() ? 0 : 1;
+    }
+
+    /** Where the persistent heap lives and what it is called (tests use their own directory). */
+    void settings(EasyCrashSettings easyCrashSettings) {
+        this.settings = easyCrashSettings;
+    }
+
+    /** How the last {@link #run} went: fresh or resumed, from which iteration, rolled back or not. */
+    RecomputingRun.Outcome outcome() {
+        return outcome;
     }
 
     /** The final L2 norm of the residual from the last {@link #run}. */
@@ -110,56 +165,150 @@ public final class MgKernel implements MpiApplication {
         return rnmu;
     }
 
-    /** Allocates the per-level arrays (NPB's alloc_space and setup). */
+    /** Level offsets, coefficients and row scratch (the layout part of NPB's alloc_space and setup). */
     private void setup() {
         a = MgParameters.residualCoefficients();
         c = params.c().clone();
-        u = new double[lt + 1][];
-        r = new double[lt + 1][];
-        for (int k = lb; k <= lt; k++) {
-            u[k] = new double[grid.size(k)];
-            r[k] = new double[grid.size(k)];
+        ir = new int[lt + 1];
+        ir[lt] = 0;
+        for (int k = lt - 1; k >= lb; k--) {
+            ir[k] = ir[k + 1] + grid.size(k + 1);
         }
-        v = new double[grid.size(lt)];
-        int transition = grid.transitionLevel();
-        if (transition > 0) {
-            int m = grid.nx[transition] + 2;
-            rFull = new double[m * m * m];
-        }
+        levelsSize = ir[lb] + grid.size(lb);
         int m1 = grid.m1(lt);
         w1 = new double[m1];
         w2 = new double[m1];
         w3 = new double[m1];
     }
 
-    /** NPB's untimed start: problem, one warm-up V-cycle and residual, then the problem again. */
-    private void initialize() {
-        MgOps.zero3(u[lt]);
-        MgInit.zran3(v, grid, comm, halo);
-        resid();
-        norm2u3();
-        mg3P();
-        resid();
-        MgOps.zero3(u[lt]);
-        MgInit.zran3(v, grid, comm, halo);
-        comm.barrier();
+    /** Elements of {@link #rFull}, or 0 when every level is distributed. */
+    private int fullSize() {
+        int transition = grid.transitionLevel();
+        if (transition == 0) {
+            return 0;
+        }
+        int m = grid.nx[transition] + 2;
+        return m * m * m;
     }
 
-    /** The benchmark proper; returns this rank's seconds. */
-    private double timedRun() {
+    // ---- Recomputable --------------------------------------------------------------------------------------------
+
+    @Override
+    public String application() {
+        return NAME;
+    }
+
+    @Override
+    public String signature() {
+        return NAME + " --class " + params.problemClass();
+    }
+
+    @Override
+    public List<String> regions() {
+        return REGIONS;
+    }
+
+    @Override
+    public long heapBytes() {
+        return 2 * pageAligned(8L * levelsSize) + pageAligned(8L * grid.size(lt)) + pageAligned(8L * fullSize());
+    }
+
+    private static long pageAligned(long bytes) {
+        return (bytes + 4095) & -4096L;
+    }
+
+    @Override
+    public void attach(EasyCrash easyCrash) {
+        u = easyCrash.doubles("u", levelsSize);
+        r = easyCrash.doubles("r", levelsSize);
+        v = easyCrash.doubles("v", grid.size(lt), ObjectRole.REINITIALIZED);
+        int full = fullSize();
+        rFull = full == 0 ? null : easyCrash.doubles("rFull", full, ObjectRole.REINITIALIZED);
+    }
+
+    /**
+     * Builds {@code v} (zran3); on a fresh start also NPB's untimed warm-up (V-cycle and residual from
+     * {@code u = 0}, see {@link #warmUpCycles()}), then the candidates' initial state {@code u = 0},
+     * {@code r = v - A u}, whose resid and norm2u3 are NPB's timed prologue. On a restart {@code u} and {@code r}
+     * stay as NVM kept them.
+     */
+    @Override
+    public void initialize(boolean fresh) {
         long start = System.nanoTime();
-        resid();
-        norm2u3();
-        for (int it = 1; it <= params.nit(); it++) {
-            progress(it);
-            restrictResidual();
-            solveCoarsest();
-            prolongateAndSmooth();
-            correctFinest();
-            resid();
+        MgInit.zran3(v, grid, comm, halo);
+        prologueSeconds = 0.0;
+        if (fresh) {
+            MgOps.zero3(u, ir[lt], grid.size(lt));
+            for (int cycle = warmUpCycles(); cycle > 0; cycle--) {
+                resid();
+                norm2u3();
+                mg3P();
+                resid();
+            }
+            MgOps.zero3(u, ir[lt], grid.size(lt));
         }
-        norm2u3();
-        return (System.nanoTime() - start) * 1.0e-9;
+        comm.barrier();
+        double tinit = (System.nanoTime() - start) * 1.0e-9;
+        if (fresh) {
+            long prologue = System.nanoTime();
+            resid();
+            norm2u3();
+            prologueSeconds = comm.allreduce((System.nanoTime() - prologue) * 1.0e-9, ReduceOp.MAX);
+        }
+        if (!quiet && comm.rank() == 0) {
+            System.out.printf(Locale.ROOT, " Initialization time: %15.3f seconds%n%n", tinit);
+        }
+    }
+
+    /**
+     * Untimed warm-up V-cycles: NPB's one, and on small grids more, until they cover {@link #WARM_UP_POINTS} grid
+     * points (S 32, W 4, A and B 1). Heap objects are memory segments, whose accesses run 7 to 9 times slower than
+     * array accesses until C2 has compiled the stencils, and one V-cycle of class S or W is too short for that: on a
+     * loaded 2-core machine class S took 0.2 s of main-loop CPU time with one warm-up V-cycle against 0.02 s on
+     * arrays, and 0.02 s with 32. Every rank runs the same count, so the halo exchanges match.
+     */
+    private int warmUpCycles() {
+        long points = (long) params.nx() * params.nx() * params.nx();
+        return (int) Math.max(1, Math.min(MAX_WARM_UP_CYCLES, WARM_UP_POINTS / points));
+    }
+
+    @Override
+    public int iterations() {
+        return params.nit();
+    }
+
+    @Override
+    public void iterate(int it, EasyCrash easyCrash) {
+        iterate(it, easyCrash, REGIONS.size());
+    }
+
+    /** Runs the first {@code regions} regions of iteration {@code it} (all of them but in crash tests). */
+    void iterate(int it, EasyCrash easyCrash, int regions) {
+        progress(it);
+        for (int region = 0; region < regions; region++) {
+            switch (region) {
+                case 0 -> restrictResidual();
+                case 1 -> solveCoarsest();
+                case 2 -> prolongateAndSmooth();
+                case 3 -> correctFinest();
+                default -> {
+                    resid();
+                    if (it == params.nit()) {
+                        norm2u3();
+                    }
+                }
+            }
+            easyCrash.endRegion(region, it);
+        }
+    }
+
+    /** NPB's check of the final rnm2, with rank 0's value on every rank so that all return the same verdict. */
+    @Override
+    public Verdict verify() {
+        reduced[0] = rnm2;
+        comm.bcast(reduced, 0, 1, ElementType.DOUBLE, 0);
+        rnm2 = reduced[0];
+        return params.verify(rnm2);
     }
 
     /** One V-cycle (NPB's mg3P), as the sequence of its regions. */
@@ -181,16 +330,16 @@ public final class MgKernel implements MpiApplication {
 
     /** Region 2: approximate solution on the coarsest grid. */
     private void solveCoarsest() {
-        MgOps.zero3(u[lb]);
+        MgOps.zero3(u, ir[lb], grid.size(lb));
         psinv(lb);
     }
 
     /** Region 3: on the way up, prolongate the coarser correction, form the residual and smooth. */
     private void prolongateAndSmooth() {
         for (int k = lb + 1; k <= lt - 1; k++) {
-            MgOps.zero3(u[k]);
+            MgOps.zero3(u, ir[k], grid.size(k));
             interp(k);
-            residAt(k, r[k]);
+            residAt(k, r, ir[k]);
             psinv(k);
         }
     }
@@ -198,56 +347,59 @@ public final class MgKernel implements MpiApplication {
     /** Region 4: correct the finest approximation, recompute its residual against v and smooth. */
     private void correctFinest() {
         interp(lt);
-        residAt(lt, v);
+        residAt(lt, v, 0);
         psinv(lt);
     }
 
     /** Region 5 (NPB's resid after mg3P): the residual r = v - A u on the finest grid. */
     private void resid() {
-        residAt(lt, v);
+        residAt(lt, v, 0);
     }
 
     // ---- level operations ----------------------------------------------------------------------------------------
 
-    /** r[k] = rhs - A u[k], then its ghosts; {@code rhs} may be r[k] itself. */
-    private void residAt(int k, double[] rhs) {
+    /** r[k] = rhs - A u[k], then its ghosts; {@code rhs} at element {@code rhsOff} may be r[k] itself. */
+    private void residAt(int k, DoubleArray rhs, int rhsOff) {
         int m1 = grid.m1(k);
-        MgOps.resid(u[k], rhs, r[k], m1, m1, grid.m3(k), a, w1, w2);
-        halo.comm3(r[k], k);
+        MgOps.resid(u, ir[k], rhs, rhsOff, r, ir[k], m1, m1, grid.m3(k), a, w1, w2);
+        halo.comm3(r, ir[k], k);
     }
 
     /** u[k] += C r[k], then its ghosts. */
     private void psinv(int k) {
         int m1 = grid.m1(k);
-        MgOps.psinv(r[k], u[k], m1, m1, grid.m3(k), c, w1, w2);
-        halo.comm3(u[k], k);
+        MgOps.psinv(r, ir[k], u, ir[k], m1, m1, grid.m3(k), c, w1, w2);
+        halo.comm3(u, ir[k], k);
     }
 
     /** r[k-1] = P r[k], then its ghosts; a replicated coarse level restricts from the gathered fine level. */
     private void rprj3(int k) {
         int j = k - 1;
-        double[] fine = r[k];
+        DoubleArray fine = r;
+        int fineOff = ir[k];
         int m3k = grid.m3(k);
         if (grid.distributed[k] && !grid.distributed[j]) {
-            halo.gatherLevel(r[k], k, rFull);
+            halo.gatherLevel(r, ir[k], k, rFull);
             fine = rFull;
+            fineOff = 0;
             m3k = grid.nx[k] + 2;
         }
-        MgOps.rprj3(fine, grid.m1(k), grid.m1(k), m3k, r[j], grid.m1(j), grid.m1(j), grid.m3(j), w1, w2);
-        halo.comm3(r[j], j);
+        MgOps.rprj3(fine, fineOff, grid.m1(k), grid.m1(k), m3k, r, ir[j], grid.m1(j), grid.m1(j), grid.m3(j), w1,
+                w2);
+        halo.comm3(r, ir[j], j);
     }
 
     /** u[k] += Q u[k-1]; ghosts included, so no exchange is needed (as in NPB). */
     private void interp(int k) {
         int j = k - 1;
-        MgOps.interp(u[j], grid.m1(j), grid.m1(j), grid.zOff[j],
-                u[k], grid.m1(k), grid.m1(k), grid.m3(k), grid.zOff[k], w1, w2, w3);
+        MgOps.interp(u, ir[j], grid.m1(j), grid.m1(j), grid.zOff[j],
+                u, ir[k], grid.m1(k), grid.m1(k), grid.m3(k), grid.zOff[k], w1, w2, w3);
     }
 
     /** NPB's norm2u3 on the finest residual: L2 norm into rnm2, max norm into rnmu. */
     private void norm2u3() {
         int m1 = grid.m1(lt);
-        MgOps.norm2u3Local(r[lt], m1, m1, grid.m3(lt), norms);
+        MgOps.norm2u3Local(r, ir[lt], m1, m1, grid.m3(lt), norms);
         comm.allreduce(norms, 0, reduced, 0, 1, ReduceOp.SUM);
         comm.allreduce(norms, 1, reduced, 1, 1, ReduceOp.MAX);
         double dn = (double) params.nx() * params.nx() * params.nx();
@@ -264,7 +416,7 @@ public final class MgKernel implements MpiApplication {
         }
     }
 
-    private void header(double tinit) {
+    private void header() {
         if (quiet || comm.rank() != 0) {
             return;
         }
@@ -274,7 +426,6 @@ public final class MgKernel implements MpiApplication {
         out.printf(Locale.ROOT, " Size: %4dx%4dx%4d  (class %s)%n", n, n, n, params.problemClass());
         out.printf(Locale.ROOT, " Iterations: %5d%n", params.nit());
         out.printf(Locale.ROOT, " Number of processes: %5d%n", comm.size());
-        out.printf(Locale.ROOT, " Initialization time: %15.3f seconds%n%n", tinit);
     }
 
     private void report(double seconds, Verdict verdict) {

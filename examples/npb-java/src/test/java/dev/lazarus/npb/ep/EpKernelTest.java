@@ -1,14 +1,27 @@
 package dev.lazarus.npb.ep;
 
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
+import dev.lazarus.verification.Verdict;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.reflect.Proxy;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -17,6 +30,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class EpKernelTest {
+    @TempDir
+    Path nvm;
 
     @Test
     void batchSeedJumpMatchesSteppingTheGeneratorThroughEarlierBatches() {
@@ -33,82 +48,122 @@ class EpKernelTest {
     }
 
     @Test
-    void uniformsOfABatchContinueTheSequence() {
-        EpKernel kernel = new EpKernel();
-        kernel.setup(ProblemClass.S);
-        kernel.findBatchSeed(1);
-        kernel.generateUniforms();
+    void uniformsOfABatchContinueTheSequence() throws Exception {
         NpbRandom sequential = new NpbRandom(EpKernel.S);
         for (int i = 0; i < 2 * EpKernel.NK; i++) {
             sequential.randlc(EpKernel.A);
         }
         double[] expected = new double[2 * EpKernel.NK];
         sequential.vranlc(expected.length, EpKernel.A, expected, 0);
-        assertArrayEquals(expected, kernel.x);
+        double[] generated = onHeap("ep-uniforms", kernel -> {
+            kernel.findBatchSeed(1);
+            kernel.generateUniforms();
+            return kernel.x.toArray();
+        });
+        assertArrayEquals(expected, generated);
     }
 
     @Test
-    void tallyAcceptsPairsInsideTheUnitDiscOnly() {
-        EpKernel kernel = new EpKernel();
-        kernel.setup(ProblemClass.S);
-        // (0.99, 0.99) maps to (0.98, 0.98): outside the unit disc, rejected.
-        Arrays.fill(kernel.x, 0.99);
-        // (0.75, 0.5) maps to (0.5, 0): t1 = 0.25, deviate X = 0.5 * sqrt(8 ln 4), Y = 0.
-        kernel.x[0] = 0.75;
-        kernel.x[1] = 0.5;
-        // (0.25, 0.875) maps to (-0.5, 0.75): t1 = 0.8125.
-        kernel.x[2] = 0.25;
-        kernel.x[3] = 0.875;
-        kernel.tallyGaussianPairs();
-        kernel.sumCounts();
+    void tallyAcceptsPairsInsideTheUnitDiscOnly() throws Exception {
+        double[][] tallies = onHeap("ep-tally", kernel -> {
+            // (0.99, 0.99) maps to (0.98, 0.98): outside the unit disc, rejected.
+            kernel.x.fill(0.99);
+            // (0.75, 0.5) maps to (0.5, 0): t1 = 0.25, deviate X = 0.5 * sqrt(8 ln 4), Y = 0.
+            kernel.x.set(0, 0.75);
+            kernel.x.set(1, 0.5);
+            // (0.25, 0.875) maps to (-0.5, 0.75): t1 = 0.8125.
+            kernel.x.set(2, 0.25);
+            kernel.x.set(3, 0.875);
+            kernel.tallyGaussianPairs();
+            return new double[][] {kernel.q.toArray(), kernel.sums.toArray()};
+        });
+        double[] q = tallies[0];
+        double[] sums = tallies[1];
 
         double first = 0.5 * Math.sqrt(8.0 * Math.log(4.0));
         double t2 = Math.sqrt(-2.0 * Math.log(0.8125) / 0.8125);
-        assertEquals(2.0, kernel.gc);
-        assertEquals(first + 0.5 * t2, kernel.sx, 1e-15);
-        assertEquals(0.75 * t2, kernel.sy, 1e-15);
-        assertEquals(first - 0.5 * t2, kernel.sxSigned, 1e-15);
-        assertEquals(0.75 * t2, kernel.sySigned, 1e-15);
+        assertEquals(2.0, Arrays.stream(q).sum());
+        assertEquals(first + 0.5 * t2, sums[EpKernel.SX], 1e-15);
+        assertEquals(0.75 * t2, sums[EpKernel.SY], 1e-15);
+        assertEquals(first - 0.5 * t2, sums[EpKernel.SX_SIGNED], 1e-15);
+        assertEquals(0.75 * t2, sums[EpKernel.SY_SIGNED], 1e-15);
         double[] expectedCounts = new double[EpKernel.NQ];
         expectedCounts[(int) first] += 1.0;
         expectedCounts[(int) (0.75 * t2)] += 1.0;
-        assertArrayEquals(expectedCounts, kernel.q);
+        assertArrayEquals(expectedCounts, q);
     }
 
     @Test
-    void classSSplitLikeTwoRanksVerifiesAndMatchesNpbCounts() {
-        EpKernel low = new EpKernel();
-        low.setup(ProblemClass.S);
-        EpKernel high = new EpKernel();
-        high.setup(ProblemClass.S);
-        long nn = low.batches();
-        assertEquals(256, nn);
-        for (long k = 0; k < nn; k++) {
-            EpKernel part = k < 100 ? low : high;
-            part.findBatchSeed(k);
-            part.generateUniforms();
-            part.tallyGaussianPairs();
+    void classSOnTwoRanksVerifiesAndMatchesNpbCounts() throws Exception {
+        EpKernel[] kernels = new EpKernel[2];
+        List<Integer> status = ThreadComm.run(2, comm -> {
+            EpKernel kernel = new EpKernel();
+            kernel.settings(TestNvm.settings(nvm, "ep2"));
+            kernels[comm.rank()] = kernel;
+            return kernel.run(comm, new String[] {"--class", "S", "--quiet"});
+        });
+        assertEquals(List.of(0, 0), status);
+        for (EpKernel kernel : kernels) {
+            // Counts printed by NPB 3.3.1 for class S, the same on every rank after the reduction.
+            assertArrayEquals(new double[] {6140517, 5865300, 1100361, 68546, 1648, 17, 0, 0, 0, 0}, kernel.counts);
+            assertEquals(13176389.0, kernel.gc);
         }
-        // Combine the two "ranks" the way reduceSums does.
-        low.sx += high.sx;
-        low.sy += high.sy;
-        low.sxSigned += high.sxSigned;
-        low.sySigned += high.sySigned;
-        for (int i = 0; i < EpKernel.NQ; i++) {
-            low.q[i] += high.q[i];
-        }
-        low.sumCounts();
-
-        assertTrue(low.verify().accepted(), low.verify().reason());
-        // Counts printed by NPB 3.3.1 for class S.
-        assertArrayEquals(new double[] {6140517, 5865300, 1100361, 68546, 1648, 17, 0, 0, 0, 0}, low.q);
     }
 
     @Test
     void classSOnThreeRanksSplitsTheBatchesUnevenlyAndVerifies() throws Exception {
-        List<Integer> status = ThreadComm.run(3, comm -> new EpKernel().run(comm,
-                new String[] {"--class", "S", "--quiet"}));
+        List<Integer> status = ThreadComm.run(3, comm -> {
+            EpKernel kernel = new EpKernel();
+            kernel.settings(TestNvm.settings(nvm, "ep3"));
+            return kernel.run(comm, new String[] {"--class", "S", "--quiet"});
+        });
         assertEquals(List.of(0, 0, 0), status);
+    }
+
+    /** A crash before batch 100 touched the tallies: they hold exactly batches 1 to 99, so the restart is exact. */
+    @Test
+    void aCrashBeforeABatchIsTalliedResumesAtThatBatchAndVerifies() throws Exception {
+        String job = "ep-before";
+        crashRun(1, job, rank -> app -> new CrashAt(app, 100, false));
+
+        RecomputingRun.Outcome outcome = ThreadComm.run(1, comm -> run(comm, job, UnaryOperator.identity())).get(0);
+        assertTrue(outcome.resumed() && !outcome.rolledBack(), outcome.toString());
+        assertEquals(100, outcome.firstIteration());
+        assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+    }
+
+    /**
+     * Tallies are not idempotent: batch 100 is already in them when the process dies, the restart at bookmark 100
+     * adds it again, verification rejects the sums and the job rolls back to a fresh start.
+     */
+    @ParameterizedTest(name = "{0} thread ranks")
+    @ValueSource(ints = {1, 2})
+    void aCrashAfterABatchWasTalliedCountsItTwiceAndRollsBack(int ranks) throws Exception {
+        String job = "ep-after" + ranks;
+        crashRun(ranks, job, rank -> app -> new CrashAt(app, 100, true));
+
+        for (RecomputingRun.Outcome outcome : ThreadComm.run(ranks,
+                comm -> run(comm, job, UnaryOperator.identity()))) {
+            assertTrue(outcome.rolledBack() && !outcome.resumed(), outcome.toString());
+            assertEquals(1, outcome.firstIteration());
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+        }
+    }
+
+    /**
+     * Each rank's own tallies are consistent with its bookmark, but the ranks stood at different batches (EP never
+     * synchronizes them); the runtime resumes both at the smaller bookmark, rank 1 re-adds batches 60 to 79 and the
+     * job rolls back.
+     */
+    @Test
+    void ranksResumedAtTheSmallestBookmarkCountTheirExtraBatchesTwiceAndRollBack() throws Exception {
+        String job = "ep-apart";
+        crashRun(2, job, rank -> app -> new CrashAt(app, rank == 0 ? 60 : 80, false));
+
+        for (RecomputingRun.Outcome outcome : ThreadComm.run(2, comm -> run(comm, job, UnaryOperator.identity()))) {
+            assertTrue(outcome.rolledBack(), outcome.toString());
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+        }
     }
 
     @Test
@@ -144,5 +199,104 @@ class EpKernelTest {
         assertEquals(25, EpKernel.classM(ProblemClass.W));
         assertEquals(28, EpKernel.classM(ProblemClass.A));
         assertEquals(30, EpKernel.classM(ProblemClass.B));
+    }
+
+    /**
+     * Runs job {@code job} until every rank has crashed. Each rank catches its own crash, so that no rank is
+     * interrupted by {@link ThreadComm} while it still closes its heap.
+     */
+    private void crashRun(int ranks, String job, IntFunction<UnaryOperator<Recomputable>> wrapOfRank)
+            throws Exception {
+        List<Boolean> crashed = ThreadComm.run(ranks, comm -> {
+            try {
+                run(comm, job, wrapOfRank.apply(comm.rank()));
+                return false;
+            } catch (SimulatedCrash expected) {
+                return true;
+            }
+        });
+        assertEquals(Collections.nCopies(ranks, true), crashed);
+    }
+
+    private RecomputingRun.Outcome run(Comm comm, String job, UnaryOperator<Recomputable> wrap) throws Exception {
+        EpKernel kernel = new EpKernel();
+        kernel.settings(TestNvm.settings(nvm, job));
+        kernel.run(comm, new String[] {"--class", "S", "--quiet"}, wrap);
+        return kernel.outcome();
+    }
+
+    /** Runs {@code body} on a class S kernel whose objects live in a fresh heap of job {@code job}. */
+    private <R> R onHeap(String job, Function<EpKernel, R> body) throws Exception {
+        return ThreadComm.run(1, comm -> {
+            EpKernel kernel = new EpKernel();
+            kernel.setup(ProblemClass.S);
+            try (EasyCrash easyCrash = EasyCrash.start(comm, kernel.application(), kernel.signature(),
+                    kernel.regions(), kernel.heapBytes(), TestNvm.settings(nvm, job), null, null)) {
+                kernel.attach(easyCrash);
+                kernel.initialize(true);
+                return body.apply(kernel);
+            }
+        }).get(0);
+    }
+
+    /** Stands for a crash: it leaves the main loop without the heap being released, as a killed process would. */
+    static final class SimulatedCrash extends RuntimeException {
+        SimulatedCrash(int iteration) {
+            super("simulated crash in iteration " + iteration);
+        }
+    }
+
+    /** Runs {@code app} but crashes in iteration {@code at}, before its first region or after its last one. */
+    record CrashAt(Recomputable app, int at, boolean afterIterating) implements Recomputable {
+        @Override
+        public void iterate(int iteration, EasyCrash easyCrash) {
+            if (iteration == at && !afterIterating) {
+                throw new SimulatedCrash(iteration);
+            }
+            app.iterate(iteration, easyCrash);
+            if (iteration == at) {
+                throw new SimulatedCrash(iteration);
+            }
+        }
+
+        @Override
+        public String application() {
+            return app.application();
+        }
+
+        @Override
+        public String signature() {
+            return app.signature();
+        }
+
+        @Override
+        public List<String> regions() {
+            return app.regions();
+        }
+
+        @Override
+        public long heapBytes() {
+            return app.heapBytes();
+        }
+
+        @Override
+        public void attach(EasyCrash easyCrash) {
+            app.attach(easyCrash);
+        }
+
+        @Override
+        public void initialize(boolean fresh) {
+            app.initialize(fresh);
+        }
+
+        @Override
+        public int iterations() {
+            return app.iterations();
+        }
+
+        @Override
+        public Verdict verify() {
+            return app.verify();
+        }
     }
 }

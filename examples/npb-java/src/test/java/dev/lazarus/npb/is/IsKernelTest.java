@@ -1,11 +1,16 @@
 package dev.lazarus.npb.is;
 
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -14,8 +19,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.lang.reflect.Proxy;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.UnaryOperator;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -81,6 +90,9 @@ class IsKernelTest {
         }
     }
 
+    @TempDir
+    Path nvm;
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 4, 8})
     void classSVerifiesOnPowerOfTwoRankCounts(int ranks) throws Exception {
@@ -95,6 +107,66 @@ class IsKernelTest {
         for (Verdict verdict : runKernel(2, IsParameters.of(ProblemClass.W))) {
             assertTrue(verdict.accepted(), verdict.reason());
         }
+    }
+
+    /**
+     * The worst moment for the partial-verification tally: iteration 4 has run completely (its slot is written) but
+     * iteration 5 has not been bookmarked, so the restart runs iteration 4 again. It must count once, and iterations
+     * 1 to 3, which the resumed run never sees, must still count.
+     */
+    @ParameterizedTest(name = "{0} thread ranks")
+    @ValueSource(ints = {1, 2})
+    void restartAfterACrashResumesAtTheBookmarkAndVerifies(int ranks) throws Exception {
+        String job = "is-restart" + ranks;
+        crashRun(ranks, job, rank -> app -> new CrashAt(app, 4, true, () -> { }));
+
+        List<RecomputingRun.Outcome> resumed = ThreadComm.run(ranks, comm -> run(comm, job, UnaryOperator.identity()));
+        for (RecomputingRun.Outcome outcome : resumed) {
+            assertTrue(outcome.resumed() && !outcome.rolledBack(), outcome.toString());
+            assertEquals(4, outcome.firstIteration());
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+            assertTrue(outcome.verdict().reason().startsWith("partial 50/50 passed (0 failed)"),
+                    outcome.verdict().reason());
+        }
+        // A finished run releases its heap: the next run of the job starts from the beginning.
+        RecomputingRun.Outcome next = ThreadComm.run(ranks, comm -> run(comm, job, UnaryOperator.identity())).get(0);
+        assertFalse(next.resumed());
+        assertEquals(1, next.firstIteration());
+    }
+
+    /**
+     * Rank 0 has bookmarked iteration 6 and planted its keys when it dies; rank 1 dies having finished iteration 5.
+     * The runtime resumes both at 5, so rank 0 must un-plant iteration 6's keys for iteration 5 to verify.
+     */
+    @Test
+    void aRankResumedBehindItsOwnBookmarkReplantsTheKeysOfThatIteration() throws Exception {
+        String job = "is-disagree";
+        crashRun(2, job, rank -> app -> rank == 0
+                ? new CrashAt(app, 6, false, () -> ((IsKernel) app).alterKeys(6))
+                : new CrashAt(app, 5, true, () -> { }));
+
+        for (RecomputingRun.Outcome outcome : ThreadComm.run(2, comm -> run(comm, job, UnaryOperator.identity()))) {
+            assertTrue(outcome.resumed(), outcome.toString());
+            assertEquals(5, outcome.firstIteration());
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+        }
+    }
+
+    /** Keys NVM lost (zeros where the crash left stale lines) fail verification: the job rolls back and verifies. */
+    @Test
+    void staleKeysFailTheResumedRunWhichRollsBackToAFreshStart() throws Exception {
+        String job = "is-stale";
+        crashRun(1, job, rank -> app -> new CrashAt(app, 3, false, () -> {
+            IsKernel kernel = (IsKernel) app;
+            for (int i = 0; i < kernel.keyArray.length() / 3; i++) {
+                kernel.keyArray.set(i, 0);
+            }
+        }));
+
+        RecomputingRun.Outcome outcome = ThreadComm.run(1, comm -> run(comm, job, UnaryOperator.identity())).get(0);
+        assertTrue(outcome.rolledBack(), outcome.toString());
+        assertEquals(1, outcome.firstIteration());
+        assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
     }
 
     @Test
@@ -144,7 +216,7 @@ class IsKernelTest {
         int count = p.totalKeys() / np;
         int[] keys = new int[count];
         double seed = IsKernel.findMySeed(rank, np, 4L * p.totalKeys(), 314159265.0, NpbRandom.A);
-        IsKernel.createSeq(new NpbRandom(seed), p.maxKey(), keys, count);
+        IsKernel.createSeq(new NpbRandom(seed), p.maxKey(), count, (i, key) -> keys[i] = key);
         return keys;
     }
 
@@ -154,21 +226,111 @@ class IsKernelTest {
         histogram[value]++;
     }
 
-    private static List<Verdict> runKernel(int ranks, IsParameters parameters) throws Exception {
+    private List<Verdict> runKernel(int ranks, IsParameters parameters) throws Exception {
         return ThreadComm.run(ranks, comm -> {
             IsKernel kernel = new IsKernel();
+            kernel.settings(TestNvm.settings(nvm, "is" + ranks));
             kernel.log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            return kernel.execute(comm, parameters, true);
+            return kernel.execute(comm, parameters, true, UnaryOperator.identity());
         });
+    }
+
+    /**
+     * Runs job {@code job} until every rank has crashed. Each rank catches its own crash, so that no rank is
+     * interrupted by {@link ThreadComm} while it still closes its heap.
+     */
+    private void crashRun(int ranks, String job, IntFunction<UnaryOperator<Recomputable>> wrapOfRank)
+            throws Exception {
+        List<Boolean> crashed = ThreadComm.run(ranks, comm -> {
+            try {
+                run(comm, job, wrapOfRank.apply(comm.rank()));
+                return false;
+            } catch (SimulatedCrash expected) {
+                return true;
+            }
+        });
+        assertEquals(Collections.nCopies(ranks, true), crashed);
+    }
+
+    private RecomputingRun.Outcome run(Comm comm, String job, UnaryOperator<Recomputable> wrap) throws Exception {
+        IsKernel kernel = new IsKernel();
+        kernel.settings(TestNvm.settings(nvm, job));
+        kernel.log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        kernel.execute(comm, IsParameters.of(ProblemClass.S), true, wrap);
+        return kernel.outcome();
+    }
+
+    /** Stands for a crash: it leaves the main loop without the heap being released, as a killed process would. */
+    static final class SimulatedCrash extends RuntimeException {
+        SimulatedCrash(int iteration) {
+            super("simulated crash in iteration " + iteration);
+        }
+    }
+
+    /**
+     * Runs {@code app} but crashes in iteration {@code at}: after running {@code damage}, and either before the
+     * iteration's first region or after its last one.
+     */
+    record CrashAt(Recomputable app, int at, boolean afterIterating, Runnable damage) implements Recomputable {
+        @Override
+        public void iterate(int iteration, EasyCrash easyCrash) {
+            if (iteration == at && !afterIterating) {
+                damage.run();
+                throw new SimulatedCrash(iteration);
+            }
+            app.iterate(iteration, easyCrash);
+            if (iteration == at) {
+                damage.run();
+                throw new SimulatedCrash(iteration);
+            }
+        }
+
+        @Override
+        public String application() {
+            return app.application();
+        }
+
+        @Override
+        public String signature() {
+            return app.signature();
+        }
+
+        @Override
+        public List<String> regions() {
+            return app.regions();
+        }
+
+        @Override
+        public long heapBytes() {
+            return app.heapBytes();
+        }
+
+        @Override
+        public void attach(EasyCrash easyCrash) {
+            app.attach(easyCrash);
+        }
+
+        @Override
+        public void initialize(boolean fresh) {
+            app.initialize(fresh);
+        }
+
+        @Override
+        public int iterations() {
+            return app.iterations();
+        }
+
+        @Override
+        public Verdict verify() {
+            return app.verify();
+        }
     }
 
     private static int outOfOrder(Comm comm, int[] keys) {
         IsKernel kernel = new IsKernel();
         kernel.setup(comm, IsParameters.of(ProblemClass.S));
         kernel.log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        System.arraycopy(keys, 0, kernel.keyArray, 0, keys.length);
-        kernel.totalLocalKeys = keys.length;
-        return kernel.countOutOfOrder();
+        return kernel.countOutOfOrder(keys, keys.length);
     }
 
     /** A communicator that only answers {@code size()} and {@code rank()}, enough for argument checks. */

@@ -1,9 +1,15 @@
 package dev.lazarus.npb.mg;
 
+import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.NpbRandom;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
@@ -17,6 +23,20 @@ class MgInitTest {
     private static final int N = 16;
     private static final int M = N + 2;
 
+    @TempDir
+    Path nvm;
+    private TestHeap heap;
+
+    @BeforeEach
+    void openHeap() throws IOException {
+        heap = TestHeap.open(nvm);
+    }
+
+    @AfterEach
+    void releaseHeap() throws IOException {
+        heap.close();
+    }
+
     /** The random field of the whole grid, generated straight through in serial index order. */
     private static double[] bruteForceField() {
         double[] field = new double[N * N * N];
@@ -25,6 +45,11 @@ class MgInitTest {
             field[i] = random.randlc(NpbRandom.A);
         }
         return field;
+    }
+
+    /** Interior of a full array as a serial-order vector. */
+    private static double[] interior(DoubleArray grid) {
+        return interior(grid.toArray());
     }
 
     /** Interior of a full array as a serial-order vector. */
@@ -43,7 +68,7 @@ class MgInitTest {
     @Test
     void fillMatchesTheSequenceInSerialOrder() {
         MgGrid grid = new MgGrid(N, 1, 0);
-        double[] z = new double[grid.size(grid.lt)];
+        DoubleArray z = heap.zeros(grid.size(grid.lt));
         MgInit.fillRandom(z, grid);
         assertArrayEquals(bruteForceField(), interior(z));
     }
@@ -53,10 +78,10 @@ class MgInitTest {
         double[] field = bruteForceField();
         for (int rank = 0; rank < 4; rank++) {
             MgGrid grid = new MgGrid(N, 4, rank);
-            double[] z = new double[grid.size(grid.lt)];
+            DoubleArray z = heap.zeros(grid.size(grid.lt));
             MgInit.fillRandom(z, grid);
             int z0 = grid.zOff[grid.lt];
-            double[] plane = Arrays.copyOfRange(z, M * M, 2 * M * M);
+            double[] plane = Arrays.copyOfRange(z.toArray(), M * M, 2 * M * M);
             assertEquals(field[N * N * z0 + 5 * N + 7], plane[6 * M + 8], 0.0, "rank " + rank);
         }
     }
@@ -72,11 +97,17 @@ class MgInitTest {
             expected[order[field.length - 1 - i]] = +1.0;
         }
         for (int ranks : new int[] {1, 2, 4, 16}) {
+            // The heap is single-threaded: every rank's grid is allocated before the ranks start.
+            DoubleArray[] grids = new DoubleArray[ranks];
+            for (int q = 0; q < ranks; q++) {
+                MgGrid grid = new MgGrid(N, ranks, q);
+                grids[q] = heap.zeros(grid.size(grid.lt));
+            }
             List<double[]> slabs = ThreadComm.run(ranks, comm -> {
                 MgGrid grid = new MgGrid(N, comm.size(), comm.rank());
-                double[] z = new double[grid.size(grid.lt)];
+                DoubleArray z = grids[comm.rank()];
                 MgInit.zran3(z, grid, comm, new MgHalo(comm, grid));
-                return z;
+                return z.toArray();
             });
             double[] full = new double[M * M * M];
             int slabPlanes = N / ranks;

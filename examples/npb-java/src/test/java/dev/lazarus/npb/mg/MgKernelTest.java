@@ -1,11 +1,22 @@
 package dev.lazarus.npb.mg;
 
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
+import dev.lazarus.verification.Verdict;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,19 +24,150 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Whole class-S runs on in-process ranks: NPB's reference norm at every decomposition, and the argument checks. */
+/**
+ * Whole class-S runs on in-process ranks: NPB's reference norm at every decomposition, the argument checks, and
+ * crashes simulated in-process followed by an NVM restart of the same job.
+ */
 class MgKernelTest {
+    private static final String[] CLASS_S = {"--class", "S", "--quiet"};
+
+    @TempDir
+    Path nvm;
 
     /** Result of one rank's run. */
-    private record Outcome(int status, double rnm2, double rnmu) {
+    private record Outcome(int status, double rnm2, double rnmu, RecomputingRun.Outcome run) {
     }
 
-    private static List<Outcome> runClassS(int ranks) throws Exception {
+    private List<Outcome> runClassS(int ranks) throws Exception {
+        return runClassS(ranks, "mg" + ranks);
+    }
+
+    private List<Outcome> runClassS(int ranks, String job) throws Exception {
         return ThreadComm.run(ranks, comm -> {
             MgKernel kernel = new MgKernel();
-            int status = kernel.run(comm, new String[] {"--class", "S", "--quiet"});
-            return new Outcome(status, kernel.rnm2(), kernel.rnmu());
+            kernel.settings(TestNvm.settings(nvm, job));
+            int status = kernel.run(comm, CLASS_S);
+            return new Outcome(status, kernel.rnm2(), kernel.rnmu(), kernel.outcome());
         });
+    }
+
+    /** Thrown by {@link Crashing} where the simulated crash happens. */
+    private static final class SimulatedCrash extends RuntimeException {
+        SimulatedCrash() {
+            super("simulated crash");
+        }
+    }
+
+    /**
+     * The kernel under EasyCrash, except that iteration {@code crashIteration} runs only its first
+     * {@code regionsDone} regions and then "crashes": the exception leaves the heap closed but not released, with the
+     * bookmark at that iteration, as a killed process leaves it.
+     */
+    private record Crashing(MgKernel kernel, int crashIteration, int regionsDone) implements Recomputable {
+        @Override
+        public String application() {
+            return kernel.application();
+        }
+
+        @Override
+        public String signature() {
+            return kernel.signature();
+        }
+
+        @Override
+        public List<String> regions() {
+            return kernel.regions();
+        }
+
+        @Override
+        public long heapBytes() {
+            return kernel.heapBytes();
+        }
+
+        @Override
+        public void attach(EasyCrash easyCrash) {
+            kernel.attach(easyCrash);
+        }
+
+        @Override
+        public void initialize(boolean fresh) {
+            kernel.initialize(fresh);
+        }
+
+        @Override
+        public int iterations() {
+            return kernel.iterations();
+        }
+
+        @Override
+        public void iterate(int iteration, EasyCrash easyCrash) {
+            if (iteration == crashIteration) {
+                kernel.iterate(iteration, easyCrash, regionsDone);
+                throw new SimulatedCrash();
+            }
+            kernel.iterate(iteration, easyCrash);
+        }
+
+        @Override
+        public Verdict verify() {
+            return kernel.verify();
+        }
+    }
+
+    /** Runs class S on {@code ranks} thread ranks of job {@code job} until the simulated crash. */
+    private void crashClassS(int ranks, String job, int iteration, int regionsDone) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertThrows(SimulatedCrash.class, () -> ThreadComm.run(ranks, comm -> {
+            MgKernel kernel = new MgKernel();
+            kernel.prepare(comm, CLASS_S);
+            return RecomputingRun.run(comm, new Crashing(kernel, iteration, regionsDone),
+                    TestNvm.settings(nvm, job), null, new PrintStream(log, true, StandardCharsets.UTF_8));
+        }));
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("NVM start: fresh"), log::toString);
+    }
+
+    /**
+     * A crash between iterations (the bookmark says iteration 3, u and r hold the end of iteration 2): the restart
+     * resumes at iteration 3 and reproduces the uninterrupted run's norm bit for bit.
+     */
+    @ParameterizedTest(name = "{0} thread ranks")
+    @ValueSource(ints = {1, 2, 4})
+    void restartAfterACrashBetweenIterationsResumesAndVerifies(int ranks) throws Exception {
+        Outcome uninterrupted = runClassS(ranks, "mg-whole" + ranks).get(0);
+        String job = "mg-crash" + ranks;
+        crashClassS(ranks, job, 3, 0);
+        for (Outcome o : runClassS(ranks, job)) {
+            assertEquals(0, o.status());
+            assertTrue(o.run().resumed(), "resumed from NVM");
+            assertEquals(3, o.run().firstIteration());
+            assertFalse(o.run().rolledBack());
+            assertEquals(uninterrupted.rnm2(), o.rnm2(), 0.0, "rnm2 as without the crash");
+            assertEquals(uninterrupted.rnmu(), o.rnmu(), 0.0, "rnmu as without the crash");
+        }
+        assertFalse(runClassS(ranks, job).get(0).run().resumed(), "a finished run releases its NVM state");
+    }
+
+    /**
+     * Crashes inside iteration 2. Before region 4 only coarse levels have changed and the restart recomputes them:
+     * it resumes and verifies. After region 4 (correctFinest) u already holds this iteration's correction and r an
+     * intermediate residual: the restarted iteration corrects u a second time from that r, the norm misses NPB's by
+     * far, and the job rolls back and ends verified.
+     */
+    @ParameterizedTest(name = "{0} ranks, crash after {1} regions")
+    @CsvSource({"1, 3", "2, 3", "1, 4", "2, 4"})
+    void restartAfterACrashInsideAnIterationEndsVerified(int ranks, int regionsDone) throws Exception {
+        String job = "mg-mid" + ranks + "-" + regionsDone;
+        crashClassS(ranks, job, 2, regionsDone);
+        for (Outcome o : runClassS(ranks, job)) {
+            assertEquals(0, o.status(), "verified");
+            if (regionsDone <= 3) {
+                assertTrue(o.run().resumed(), "coarse levels are recomputed: the restart verifies");
+                assertEquals(2, o.run().firstIteration());
+            } else {
+                assertTrue(o.run().rolledBack(), "u and r inconsistent: the restart fails and rolls back");
+                assertEquals(1, o.run().firstIteration());
+            }
+        }
     }
 
     @Test
