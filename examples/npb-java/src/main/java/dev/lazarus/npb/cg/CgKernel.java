@@ -22,6 +22,8 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 
+import static dev.lazarus.easycrash.Recomputable.pageAligned;
+
 /**
  * NPB 3.4 CG: estimates the smallest eigenvalue of a large sparse symmetric positive definite matrix by inverse power
  * iteration, each step solving {@code A z = x} approximately with 25 unpreconditioned conjugate gradient steps.
@@ -157,9 +159,6 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
                 + pageAligned(4L * matrix.rowstr.length);
     }
 
-    private static long pageAligned(long bytes) {
-        return (bytes + 4095) & -4096L;
-    }
 
     @Override
     public void attach(EasyCrash easyCrash) {

@@ -22,6 +22,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
+import static dev.lazarus.easycrash.Recomputable.pageAligned;
+
 /**
  * NPB EP (Embarrassingly Parallel), MPI version of NPB 3.4: generates {@code 2^(M+1)} uniform pseudo-random numbers
  * in {@code NN = 2^(M-MK)} batches of {@code 2 * NK} numbers, turns pairs into Gaussian deviates by the Marsaglia
@@ -240,9 +242,6 @@ public final class EpKernel implements MpiApplication, Recomputable {
         return pageAligned(8L * 2 * NK) + pageAligned(8L * NQ) + pageAligned(8L * 4);
     }
 
-    private static long pageAligned(long bytes) {
-        return (bytes + 4095) & -4096L;
-    }
 
     @Override
     public void attach(EasyCrash easyCrash) {

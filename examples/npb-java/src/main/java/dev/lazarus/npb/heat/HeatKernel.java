@@ -20,6 +20,8 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 
+import static dev.lazarus.easycrash.Recomputable.pageAligned;
+
 /**
  * Solves {@code -laplace(u) = f} on the unit square with {@code u = 0} on the boundary and
  * {@code f = 2 pi^2 sin(pi x) sin(pi y)}, whose exact solution is {@code u = sin(pi x) sin(pi y)}: the steady state of
@@ -135,7 +137,7 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
     @Override
     public long heapBytes() {
         long bytes = 8L * (rows + 2) * width();
-        return 2 * ((bytes + 4095) & -4096L);
+        return 2 * pageAligned(bytes);
     }
 
     @Override

@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.UnaryOperator;
 
+import static dev.lazarus.easycrash.Recomputable.pageAligned;
+
 /**
  * NPB IS (Integer Sort), MPI version of NPB 3.4 {@code is.c}: ranks {@code TOTAL_KEYS} integer keys ten times by a
  * bucket sort whose buckets are redistributed over the ranks with {@code alltoall}/{@code alltoallv}, checks the
@@ -231,9 +233,6 @@ public final class IsKernel implements MpiApplication, Recomputable {
                 + pageAligned(4L * numBuckets) + 2 * pageAligned(4L * (MAX_ITERATIONS + 1));
     }
 
-    private static long pageAligned(long bytes) {
-        return (bytes + 4095) & -4096L;
-    }
 
     /** key_buff1 also holds one counter per key value of this rank's key range, which is at most MAX_KEY. */
     private int keyBuff1Length() {

@@ -19,6 +19,8 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 
+import static dev.lazarus.easycrash.Recomputable.pageAligned;
+
 /**
  * NPB 3.4 MG: V-cycle multigrid for the discrete Poisson problem {@code A u = v} on a periodic 3D grid of
  * {@code nx^3} points, slab-decomposed along z (see {@link MgGrid}; coarse levels with fewer planes than ranks are
@@ -213,9 +215,6 @@ public final class MgKernel implements MpiApplication, Recomputable {
         return 2 * pageAligned(8L * levelsSize) + pageAligned(8L * grid.size(lt)) + pageAligned(8L * fullSize());
     }
 
-    private static long pageAligned(long bytes) {
-        return (bytes + 4095) & -4096L;
-    }
 
     @Override
     public void attach(EasyCrash easyCrash) {
