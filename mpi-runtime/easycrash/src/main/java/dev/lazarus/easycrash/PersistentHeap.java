@@ -116,9 +116,16 @@ public final class PersistentHeap implements AutoCloseable {
             return discard(config, identity, writers, unusable.get());
         }
         OptionalInt iteration = heap.bookmark().iteration();
-        RecoveryState state = iteration.isPresent() ? RecoveryState.resumable(iteration.getAsInt())
-                : RecoveryState.fresh("heap exists but no iteration was bookmarked yet");
-        return new PersistentHeap(heap, directory.get(), state, config.tracer(), config);
+        if (iteration.isEmpty()) {
+            // Killed during set-up: nothing to resume, and allocation may have been cut short (the top advanced
+            // without its directory entry). Start over on a clean heap.
+            directory.get().close();
+            heap.close();
+            return discard(config, identity, writers,
+                    RecoveryState.fresh("heap exists but no iteration was bookmarked yet"));
+        }
+        return new PersistentHeap(heap, directory.get(), RecoveryState.resumable(iteration.getAsInt()),
+                config.tracer(), config);
     }
 
     private static Optional<String> check(HeapFile heap, ObjectDirectory directory, String signature) {

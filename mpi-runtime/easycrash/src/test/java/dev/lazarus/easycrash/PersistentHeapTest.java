@@ -158,6 +158,21 @@ class PersistentHeapTest {
     }
 
     @Test
+    void heapKilledDuringSetUpStartsOverClean() throws Exception {
+        try (PersistentHeap heap = PersistentHeap.open(config("job12", 0, 1, "app"))) {
+            heap.doubles("a", 1000, ObjectRole.CANDIDATE).set(5, 7.0);
+            heap.doubles("b", 60_000, ObjectRole.CANDIDATE); // no bookmark: killed before the main loop
+        }
+        try (PersistentHeap heap = PersistentHeap.open(config("job12", 0, 1, "app"))) {
+            assertEquals(RecoveryState.Kind.FRESH, heap.recovery().kind());
+            assertEquals("heap exists but no iteration was bookmarked yet", heap.recovery().reason());
+            assertEquals(0.0, heap.doubles("a", 1000, ObjectRole.CANDIDATE).get(5), "a clean heap");
+            heap.doubles("b", 60_000, ObjectRole.CANDIDATE);
+            heap.doubles("c", 60_000, ObjectRole.CANDIDATE); // the space the first run used is free again
+        }
+    }
+
+    @Test
     void fullHeapSaysHowFull() throws Exception {
         try (PersistentHeap heap = PersistentHeap.open(config("job11", 0, 1, "app"))) {
             IllegalStateException e = assertThrows(IllegalStateException.class,

@@ -1,15 +1,30 @@
 package dev.lazarus.npb.ft;
 
+import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.ObjectRole;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.NpbReport;
+import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.Locale;
+
+import static dev.lazarus.easycrash.Recomputable.pageAligned;
+import static dev.lazarus.npb.ft.HeapAccess.load;
+import static dev.lazarus.npb.ft.HeapAccess.store;
 
 /**
  * NPB FT: solves a 3D diffusion PDE {@code du/dt = alpha * laplacian(u)} spectrally. The random initial field is
@@ -18,7 +33,7 @@ import java.util.Locale;
  * z-planes for the x and y FFTs, y-rows after one all-to-all transpose for the z FFTs (see {@link SlabFft}).
  * Rank counts: powers of two up to {@code min(ny, nz)} (S 64, W 32, A 128, B 256).
  *
- * <p><b>Named data objects</b> (NPB's names), all interleaved (re, im) {@code double[]}:
+ * <p><b>Named data objects</b> (NPB's names), all interleaved (re, im) doubles in the rank's persistent heap:
  * <ul>
  *   <li>{@code u0}: the spectrum in zxy layout, evolved in place (one more time step per iteration)</li>
  *   <li>{@code u1}: working copy of {@code u0} handed to the inverse FFT, which overwrites it</li>
@@ -26,80 +41,126 @@ import java.util.Locale;
  *   <li>{@code twiddle}: the per-step evolution factors in zxy layout (real, half the size of the others)</li>
  *   <li>{@code sums}: the checksum of every iteration (complex {@code t} = iteration {@code t})</li>
  * </ul>
+ * The FFT's line scratch (NPB's {@code ty1}, {@code ty2}) is two small plain arrays inside {@link SlabFft}.
  *
  * <p><b>Code regions</b> of the timed main loop {@code for (iter) { evolve(); fft(); checksum(iter); }}:
  * {@code evolve} ({@code u0 *= twiddle; u1 = u0}), {@code fft} (inverse 3D FFT {@code u1 -> u2}, with the
  * all-to-all), {@code checksum} (local sum and all-reduce into {@code sums}).
  *
- * <p><b>Memory</b>: 3.5 full-size arrays, {@code 56 * nx*ny*nz / np} bytes per rank: S 15 MB, W 29 MB,
- * A 470 MB, B 1.88 GB (on one rank; 470 MB per rank on four). The heap must hold that, e.g. {@code -Xmx3g} for
- * class B on one rank; the kernel refuses to start with a smaller maximum heap.
+ * <p><b>EasyCrash.</b> {@code u0}, {@code u1}, {@code u2} and {@code sums} are the candidates (they live through the
+ * main loop and are written in it) and a restart takes them from NVM as they are; {@code twiddle} is never written in
+ * the loop and is rebuilt by {@link #initialize} on every start ({@link ObjectRole#REINITIALIZED}). Between iterations
+ * the state of FT is {@code u0} (the spectrum after the iterations done) and {@code sums}: {@code u1} and {@code u2}
+ * are overwritten before they are read. So a restart at iteration {@code k} continues the spectrum from NVM and still
+ * verifies the checksums of iterations 1 to {@code k-1}, which {@code sums} kept. A crash inside an iteration after
+ * {@code evolve} has multiplied {@code u0} (in place, not idempotent) makes the restart evolve that step twice: its
+ * checksums miss NPB's and the run rolls back. NPB's timed section also holds the set-up (twiddle, initial conditions)
+ * and the forward FFT before the loop; on a fresh start {@link #initialize} runs them last, times them, and the report
+ * adds that time to the loop's.
+ *
+ * <p><b>Memory</b>: 3.5 full-size arrays, {@code 56 * nx*ny*nz / np} bytes of persistent heap per rank (a file in the
+ * NVM directory, {@code /dev/shm} by default): S 15 MB, W 29 MB, A 470 MB, B 1.88 GB (on one rank; 470 MB per rank on
+ * four).
  */
-public final class FtKernel implements MpiApplication {
+public final class FtKernel implements MpiApplication, Recomputable {
     /** NPB's seed for the initial conditions. */
     static final double SEED = 314159265.0;
     /** Diffusion constant. */
     static final double ALPHA = 1.0e-6;
+    private static final String NAME = "npb.FT";
+    private static final List<String> REGIONS = List.of("evolve", "fft", "checksum");
     /** Number of points in every checksum. */
     private static final int CHECKSUM_POINTS = 1024;
+    /** Grid points the untimed warm-up time steps cover at least (see {@link #warmUpSteps()}). */
+    private static final long WARM_UP_POINTS = 1L << 23;
+    /** Most warm-up time steps. */
+    private static final int MAX_WARM_UP_STEPS = 32;
 
     private Comm comm;
+    private ProblemClass problemClass;
     private FtProblem problem;
     private SlabFft fft;
     private int me;
     private int np;
     private boolean quiet;
+    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
 
-    private double[] u0;
-    private double[] u1;
-    private double[] u2;
-    private double[] twiddle;
-    private double[] sums;
+    private DoubleArray u0;
+    private DoubleArray u1;
+    private DoubleArray u2;
+    private DoubleArray twiddle;
+    private DoubleArray sums;
     /** This rank's share of a checksum and the global one: separate, so the all-reduce need not copy in place. */
     private final double[] localSum = new double[2];
     private final double[] globalSum = new double[2];
+    /** Slowest rank's seconds of NPB's timed set-up and forward FFT in this start (0 on a restart). */
+    private double prologueSeconds;
+    /** How the last {@link #run} went under EasyCrash (for tests). */
+    private RecomputingRun.Outcome outcome;
+    /** The checksums the last verification saw (for tests). */
+    private double[] verifiedSums;
 
     @Override
     public String name() {
-        return "npb.FT";
+        return NAME;
     }
 
     /**
      * Runs FT with {@code [--class S|W|A|B] [--quiet]}.
      *
      * @return 0 iff every iteration's checksum verifies
-     * @throws IllegalArgumentException for bad arguments, an unsupported rank count, or too small a heap
+     * @throws IllegalArgumentException for bad arguments or an unsupported rank count
      */
     @Override
-    public int run(Comm comm, String[] args) {
-        KernelOptions options = KernelOptions.parse(name(), args);
-        FtProblem p = FtProblem.of(options.problemClass());
-        checkRanks(p, comm.size(), options.problemClass().name());
-        allocate(comm, p, options.quiet());
+    public int run(Comm world, String[] args) throws IOException {
+        prepare(world, args);
         if (me == 0) {
             printHeader(System.out);
         }
-        // Run setup and the forward FFT once untimed, as NPB does, so every page is touched (and the JIT warm).
-        setup();
-        fft.forward(u1, u0);
-
-        comm.barrier();
-        long start = System.nanoTime();
-        setup();
-        fft.forward(u1, u0);
-        for (int iter = 1; iter <= problem.niter(); iter++) {
-            evolve();
-            fft();
-            checksum(iter);
-        }
-        Verdict verdict = problem.verify(sums);
-        double seconds = comm.allreduce((System.nanoTime() - start) * 1.0e-9, ReduceOp.MAX);
-
+        outcome = RecomputingRun.run(comm, this, settings, null, System.err);
+        // NPB's timed section is the set-up and forward FFT plus the loop; the set-up ran in this attempt only if it
+        // started fresh (a restart resumes with u0 from NVM).
+        double seconds = outcome.seconds() + prologueSeconds;
         if (me == 0) {
-            new NpbReport("FT", options.problemClass(), problem.sizeText(), problem.niter(), seconds, np,
-                    problem.mops(seconds), "floating point", verdict, comm.backend()).print(System.out);
+            if (outcome.resumed()) {
+                int first = outcome.firstIteration();
+                System.out.printf(Locale.ROOT, " Resumed from NVM at iteration %d: the time covers iterations %d to"
+                        + " %d%n", first, first, problem.niter());
+            }
+            new NpbReport("FT", problemClass, problem.sizeText(), problem.niter(), seconds, np,
+                    problem.mops(seconds), "floating point", outcome.verdict(), comm.backend()).print(System.out);
         }
-        return verdict.accepted() ? 0 : 1;
+        return outcome.verdict().accepted() ? 0 : 1;
+    }
+
+    /** Parses the arguments and sets up the decomposition (everything before the persistent heap is attached). */
+    void prepare(Comm world, String[] args) {
+        KernelOptions options = KernelOptions.parse(NAME, args);
+        FtProblem p = FtProblem.of(options.problemClass());
+        checkRanks(p, world.size(), options.problemClass().name());
+        this.comm = world;
+        this.problemClass = options.problemClass();
+        this.problem = p;
+        this.me = world.rank();
+        this.np = world.size();
+        this.quiet = options.quiet();
+        this.fft = new SlabFft(p.nx(), p.ny(), p.nz(), np, (send, recv, count) ->
+                world.alltoall(send.segment(), 0, count, recv.segment(), 0, ElementType.DOUBLE));
+    }
+
+    /** Where the persistent heap lives and what it is called (tests use their own directory). */
+    void settings(EasyCrashSettings easyCrashSettings) {
+        this.settings = easyCrashSettings;
+    }
+
+    /** How the last {@link #run} went: fresh or resumed, from which iteration, rolled back or not. */
+    RecomputingRun.Outcome outcome() {
+        return outcome;
+    }
+
+    /** The interleaved checksums (entry 0 unused) that the last verification checked. */
+    double[] verifiedSums() {
+        return verifiedSums.clone();
     }
 
     /** Rejects rank counts the slab decomposition cannot split evenly. */
@@ -110,31 +171,114 @@ public final class FtKernel implements MpiApplication {
         }
     }
 
-    /** Allocates the data objects, after checking that the heap can hold them. */
-    private void allocate(Comm c, FtProblem p, boolean q) {
-        this.comm = c;
-        this.problem = p;
-        this.me = c.rank();
-        this.np = c.size();
-        this.quiet = q;
-        long local = 2L * p.ntotal() / np;
-        long needed = 8L * (3 * local + local / 2);
-        long max = Runtime.getRuntime().maxMemory();
-        if (max != Long.MAX_VALUE && needed > max) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT,
-                    "npb.FT %s on %d rank(s) needs %d MB of heap per rank for u0, u1, u2, twiddle; max heap is %d MB"
-                            + " (raise -Xmx or use more ranks)", p.sizeText(), np, needed >> 20, max >> 20));
-        }
-        this.fft = new SlabFft(p.nx(), p.ny(), p.nz(), np,
-                (send, recv, count) -> c.alltoall(send, 0, count, recv, 0));
-        this.u0 = new double[(int) local];
-        this.u1 = new double[(int) local];
-        this.u2 = new double[(int) local];
-        this.twiddle = new double[(int) (local / 2)];
-        this.sums = new double[2 * (p.niter() + 1)];
+    // ---- Recomputable --------------------------------------------------------------------------------------------
+
+    @Override
+    public String application() {
+        return NAME;
     }
 
-    /** NPB's setup inside the timed section: evolution factors and initial conditions (into {@code u1}). */
+    @Override
+    public String signature() {
+        return NAME + " --class " + problemClass;
+    }
+
+    @Override
+    public List<String> regions() {
+        return REGIONS;
+    }
+
+    @Override
+    public long heapBytes() {
+        long local = fft.localDoubles();
+        return 3 * pageAligned(8L * local) + pageAligned(8L * (local / 2)) + pageAligned(8L * sumsLength());
+    }
+
+    private int sumsLength() {
+        return 2 * (problem.niter() + 1);
+    }
+
+    @Override
+    public void attach(EasyCrash easyCrash) {
+        int local = fft.localDoubles();
+        u0 = easyCrash.doubles("u0", local);
+        u1 = easyCrash.doubles("u1", local);
+        u2 = easyCrash.doubles("u2", local);
+        sums = easyCrash.doubles("sums", sumsLength());
+        twiddle = easyCrash.doubles("twiddle", local / 2, ObjectRole.REINITIALIZED);
+    }
+
+    /**
+     * Builds {@code twiddle}. On a fresh start also NPB's untimed warm-up (set-up and forward FFT, here followed by
+     * time steps, see {@link #warmUpSteps()}), then the candidates' initial state: {@code sums} zero and NPB's timed
+     * set-up and forward FFT, {@code u0} = FFT of the initial conditions. On a restart {@code u0} and {@code sums}
+     * stay as NVM kept them.
+     */
+    @Override
+    public void initialize(boolean fresh) {
+        prologueSeconds = 0.0;
+        if (!fresh) {
+            computeTwiddle(twiddle, problem, me, np);
+            return;
+        }
+        setup();
+        fft.forward(u1, u0);
+        for (int step = warmUpSteps(); step > 0; step--) {
+            evolve();
+            fft();
+            checksum(0);
+        }
+        sums.fill(0.0);
+        comm.barrier();
+        long start = System.nanoTime();
+        setup();
+        fft.forward(u1, u0);
+        prologueSeconds = comm.allreduce((System.nanoTime() - start) * 1.0e-9, ReduceOp.MAX);
+    }
+
+    /**
+     * Untimed warm-up time steps on a fresh start, on small grids until they cover {@link #WARM_UP_POINTS} grid
+     * points (S 32, W 16, A and B 1). NPB's warm-up (set-up and forward FFT) never runs evolve, the inverse transpose
+     * or checksum; heap objects are memory segments, whose accesses run several times slower than array accesses
+     * until C2 has compiled the loop, so the first timed iterations would run them cold. The timed set-up starts the
+     * spectrum again from the initial conditions, so the warm-up changes no result.
+     */
+    private int warmUpSteps() {
+        return (int) Math.max(1, Math.min(MAX_WARM_UP_STEPS, WARM_UP_POINTS / problem.ntotal()));
+    }
+
+    @Override
+    public int iterations() {
+        return problem.niter();
+    }
+
+    @Override
+    public void iterate(int iter, EasyCrash easyCrash) {
+        iterate(iter, easyCrash, REGIONS.size());
+    }
+
+    /** Runs the first {@code regions} regions of iteration {@code iter} (all of them but in crash tests). */
+    void iterate(int iter, EasyCrash easyCrash, int regions) {
+        for (int region = 0; region < regions; region++) {
+            switch (region) {
+                case 0 -> evolve();
+                case 1 -> fft();
+                default -> checksum(iter);
+            }
+            easyCrash.endRegion(region, iter);
+        }
+    }
+
+    /** NPB's verification of every iteration's checksum, with rank 0's checksums on every rank. */
+    @Override
+    public Verdict verify() {
+        double[] values = sums.toArray();
+        comm.bcast(values, 0, values.length, ElementType.DOUBLE, 0);
+        verifiedSums = values;
+        return problem.verify(values);
+    }
+
+    /** NPB's set-up inside the timed section: evolution factors and initial conditions (into {@code u1}). */
     private void setup() {
         computeTwiddle(twiddle, problem, me, np);
         computeInitialConditions(u1, problem, me, np);
@@ -144,17 +288,20 @@ public final class FtKernel implements MpiApplication {
 
     /** Region evolve: one more time step of the spectrum, {@code u0 *= twiddle}, and a copy for the FFT. */
     private void evolve() {
-        double[] a = u0;
-        double[] b = u1;
-        double[] t = twiddle;
-        for (int i = 0; i < t.length; i++) {
-            double f = t[i];
-            double re = a[2 * i] * f;
-            double im = a[2 * i + 1] * f;
-            a[2 * i] = re;
-            a[2 * i + 1] = im;
-            b[2 * i] = re;
-            b[2 * i + 1] = im;
+        final MemorySegment a = u0.segment();
+        final MemorySegment b = u1.segment();
+        final MemorySegment t = twiddle.segment();
+        final int n = twiddle.length();
+        for (int i = 0; i < n; i++) {
+            final double f = load(twiddle, t, 8L * i);
+            final long re = 16L * i;
+            final long im = re + 8;
+            final double x = load(u0, a, re) * f;
+            final double y = load(u0, a, im) * f;
+            store(u0, a, re, x);
+            store(u0, a, im, y);
+            store(u1, b, re, x);
+            store(u1, b, im, y);
         }
     }
 
@@ -163,13 +310,16 @@ public final class FtKernel implements MpiApplication {
         fft.inverse(u1, u2);
     }
 
-    /** Region checksum: the sum of u2 at 1024 fixed points, over all ranks, divided by ntotal. */
+    /**
+     * Region checksum: the sum of u2 at 1024 fixed points, over all ranks, divided by ntotal, kept as iteration
+     * {@code iter}'s (0 = a warm-up step: the unused entry, and nothing printed).
+     */
     private void checksum(int iter) {
         localChecksum(u2, problem, me, np, localSum);
         comm.allreduce(localSum, 0, globalSum, 0, 2, ReduceOp.SUM);
-        sums[2 * iter] = globalSum[0];
-        sums[2 * iter + 1] = globalSum[1];
-        if (me == 0 && !quiet) {
+        sums.set(2 * iter, globalSum[0]);
+        sums.set(2 * iter + 1, globalSum[1]);
+        if (me == 0 && !quiet && iter > 0) {
             System.out.printf(Locale.ROOT, " T =%5d     Checksum =%22.12E%22.12E%n", iter, globalSum[0], globalSum[1]);
         }
     }
@@ -180,7 +330,8 @@ public final class FtKernel implements MpiApplication {
      * Evolution factors {@code exp(-4 alpha pi^2 (kx^2 + ky^2 + kz^2))} for this rank's zxy slab, with wave numbers
      * folded to {@code [-n/2, n/2)} as NPB's {@code compute_indexmap}.
      */
-    static void computeTwiddle(double[] twiddle, FtProblem p, int rank, int ranks) {
+    static void computeTwiddle(DoubleArray twiddle, FtProblem p, int rank, int ranks) {
+        final MemorySegment tm = twiddle.segment();
         int nx = p.nx();
         int ny = p.ny();
         int nz = p.nz();
@@ -191,10 +342,10 @@ public final class FtKernel implements MpiApplication {
             for (int i = 0; i < nx; i++) {
                 int ii = fold(i, nx);
                 int ij2 = ii * ii + jj * jj;
-                int base = nz * (i + nx * jl);
+                long base = 8L * nz * (i + nx * jl);
                 for (int k = 0; k < nz; k++) {
                     int kk = fold(k, nz);
-                    twiddle[base + k] = Math.exp(ap * (kk * kk + ij2));
+                    store(twiddle, tm, base + 8L * k, Math.exp(ap * (kk * kk + ij2)));
                 }
             }
         }
@@ -210,15 +361,17 @@ public final class FtKernel implements MpiApplication {
      * by plane, x fastest, real then imaginary part; each rank jumps straight to its first plane with
      * {@code a^(2*nx*ny*zStart)} instead of generating the planes before it.
      */
-    static void computeInitialConditions(double[] u, FtProblem p, int rank, int ranks) {
+    static void computeInitialConditions(DoubleArray u, FtProblem p, int rank, int ranks) {
         int planeDoubles = 2 * p.nx() * p.ny();
         int nzl = p.nz() / ranks;
         double planeJump = NpbRandom.power(NpbRandom.A, planeDoubles);
         double start = NpbRandom.multiplyMod46(SEED, NpbRandom.power(NpbRandom.A, (long) planeDoubles * rank * nzl));
         NpbRandom rng = new NpbRandom(start);
+        double[] plane = new double[planeDoubles];
         for (int k = 0; k < nzl; k++) {
             rng.seed(start);
-            rng.vranlc(planeDoubles, NpbRandom.A, u, k * planeDoubles);
+            rng.vranlc(planeDoubles, NpbRandom.A, plane, 0);
+            HeapAccess.copyIn(plane, 0, u, k * planeDoubles, planeDoubles);
             start = NpbRandom.multiplyMod46(start, planeJump);
         }
     }
@@ -227,7 +380,7 @@ public final class FtKernel implements MpiApplication {
      * Adds up this rank's share of the checksum points {@code (j mod nx, 3j mod ny, 5j mod nz)}, j = 1..1024, of
      * an xyz slab and divides by ntotal; {@code out} gets (re, im).
      */
-    static void localChecksum(double[] u, FtProblem p, int rank, int ranks, double[] out) {
+    static void localChecksum(DoubleArray u, FtProblem p, int rank, int ranks, double[] out) {
         int nx = p.nx();
         int ny = p.ny();
         int nz = p.nz();
@@ -241,8 +394,8 @@ public final class FtKernel implements MpiApplication {
                 int q = j % nx;
                 int r = (3 * j) % ny;
                 int idx = 2 * (q + nx * (r + ny * s));
-                re += u[idx];
-                im += u[idx + 1];
+                re += u.get(idx);
+                im += u.get(idx + 1);
             }
         }
         double n = p.ntotal();

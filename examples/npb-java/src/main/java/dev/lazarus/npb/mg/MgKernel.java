@@ -215,7 +215,6 @@ public final class MgKernel implements MpiApplication, Recomputable {
         return 2 * pageAligned(8L * levelsSize) + pageAligned(8L * grid.size(lt)) + pageAligned(8L * fullSize());
     }
 
-
     @Override
     public void attach(EasyCrash easyCrash) {
         u = easyCrash.doubles("u", levelsSize);
@@ -430,6 +429,10 @@ public final class MgKernel implements MpiApplication, Recomputable {
     private void report(double seconds, Verdict verdict) {
         if (!quiet) {
             System.out.printf(Locale.ROOT, "%n Benchmark completed%n L2 Norm is %20.13e%n", rnm2);
+        }
+        if (outcome.resumed()) {
+            System.out.printf(Locale.ROOT, " Resumed from NVM at iteration %d: the time covers iterations %d to %d%n",
+                    outcome.firstIteration(), outcome.firstIteration(), params.nit());
         }
         int n = params.nx();
         new NpbReport("MG", params.problemClass(), n + "x" + n + "x" + n, params.nit(), seconds, comm.size(),

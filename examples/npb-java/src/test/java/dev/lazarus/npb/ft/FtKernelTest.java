@@ -1,11 +1,28 @@
 package dev.lazarus.npb.ft;
 
+import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -18,6 +35,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class FtKernelTest {
     private static final FtProblem SMALL = new FtProblem(4, 8, 16, 1, new double[] {1.0}, new double[] {1.0});
+    private static final String[] CLASS_S = {"--class", "S", "--quiet"};
+
+    @TempDir
+    Path nvm;
+    private TestHeap heap;
+
+    @BeforeEach
+    void openHeap() throws IOException {
+        heap = TestHeap.open(nvm.resolve("unit"));
+    }
+
+    @AfterEach
+    void releaseHeap() throws IOException {
+        heap.close();
+    }
 
     @Test
     void everyRanksJumpAheadContinuesTheSequentialStream() {
@@ -27,10 +59,10 @@ class FtKernelTest {
         for (int np : new int[] {1, 2, 4, 8, 16}) {
             int chunk = total / np;
             for (int r = 0; r < np; r++) {
-                double[] slab = new double[chunk];
+                DoubleArray slab = heap.zeros(chunk);
                 FtKernel.computeInitialConditions(slab, SMALL, r, np);
                 for (int i = 0; i < chunk; i++) {
-                    assertEquals(stream[r * chunk + i], slab[i], 0.0, "np=" + np + " rank=" + r + " i=" + i);
+                    assertEquals(stream[r * chunk + i], slab.get(i), 0.0, "np=" + np + " rank=" + r + " i=" + i);
                 }
             }
         }
@@ -53,7 +85,7 @@ class FtKernelTest {
         int nyl = ny / np;
         double ap = -4.0 * FtKernel.ALPHA * Math.PI * Math.PI;
         for (int r = 0; r < np; r++) {
-            double[] t = new double[nx * ny * nz / np];
+            DoubleArray t = heap.zeros(nx * ny * nz / np);
             FtKernel.computeTwiddle(t, SMALL, r, np);
             for (int jl = 0; jl < nyl; jl++) {
                 int y = r * nyl + jl;
@@ -63,7 +95,7 @@ class FtKernelTest {
                     for (int z = 0; z < nz; z++) {
                         int kz = z < nz / 2 ? z : z - nz;
                         double expected = Math.exp(ap * (kx * kx + ky * ky + kz * kz));
-                        assertEquals(expected, t[z + nz * (x + nx * jl)], 0.0);
+                        assertEquals(expected, t.get(z + nz * (x + nx * jl)), 0.0);
                     }
                 }
             }
@@ -80,7 +112,7 @@ class FtKernelTest {
             grid[i] = random.nextDouble();
         }
         double[] whole = new double[2];
-        FtKernel.localChecksum(grid, s, 0, 1, whole);
+        FtKernel.localChecksum(heap.of(grid), s, 0, 1, whole);
         // Directly by NPB's definition.
         double re = 0.0;
         double im = 0.0;
@@ -94,8 +126,8 @@ class FtKernelTest {
         int np = 4;
         double[] sum = new double[2];
         for (int r = 0; r < np; r++) {
-            double[] slab = new double[grid.length / np];
-            System.arraycopy(grid, r * slab.length, slab, 0, slab.length);
+            int chunk = grid.length / np;
+            DoubleArray slab = heap.of(Arrays.copyOfRange(grid, r * chunk, (r + 1) * chunk));
             double[] part = new double[2];
             FtKernel.localChecksum(slab, s, r, np, part);
             sum[0] += part[0];
@@ -165,14 +197,140 @@ class FtKernelTest {
     void classSVerifiesOnOneTwoAndFourThreadRanks() throws Exception {
         for (int np : new int[] {1, 2, 4}) {
             List<Integer> status = ThreadComm.run(np, comm -> {
-                try {
-                    return new FtKernel().run(comm, new String[] {"--class", "S", "--quiet"});
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
+                FtKernel kernel = new FtKernel();
+                kernel.settings(TestNvm.settings(nvm, "ft" + comm.size()));
+                return kernel.run(comm, CLASS_S);
             });
             int[] expected = new int[np];
             assertArrayEquals(expected, status.stream().mapToInt(Integer::intValue).toArray(), "np=" + np);
+        }
+    }
+
+    // ---- crash and NVM restart, in-process ---------------------------------------------------------------------
+
+    /** Result of one rank's run. */
+    private record Run(int status, double[] sums, RecomputingRun.Outcome outcome) {
+    }
+
+    private List<Run> runClassS(int ranks, String job) throws Exception {
+        return ThreadComm.run(ranks, comm -> {
+            FtKernel kernel = new FtKernel();
+            kernel.settings(TestNvm.settings(nvm, job));
+            int status = kernel.run(comm, CLASS_S);
+            return new Run(status, kernel.verifiedSums(), kernel.outcome());
+        });
+    }
+
+    /** Thrown by {@link Crashing} where the simulated crash happens. */
+    private static final class SimulatedCrash extends RuntimeException {
+        SimulatedCrash() {
+            super("simulated crash");
+        }
+    }
+
+    /**
+     * The kernel under EasyCrash, except that iteration {@code crashIteration} runs only its first
+     * {@code regionsDone} regions and then "crashes": the exception leaves the heap closed but not released, with the
+     * bookmark at that iteration, as a killed process leaves it.
+     */
+    private record Crashing(FtKernel kernel, int crashIteration, int regionsDone) implements Recomputable {
+        @Override
+        public String application() {
+            return kernel.application();
+        }
+
+        @Override
+        public String signature() {
+            return kernel.signature();
+        }
+
+        @Override
+        public List<String> regions() {
+            return kernel.regions();
+        }
+
+        @Override
+        public long heapBytes() {
+            return kernel.heapBytes();
+        }
+
+        @Override
+        public void attach(EasyCrash easyCrash) {
+            kernel.attach(easyCrash);
+        }
+
+        @Override
+        public void initialize(boolean fresh) {
+            kernel.initialize(fresh);
+        }
+
+        @Override
+        public int iterations() {
+            return kernel.iterations();
+        }
+
+        @Override
+        public void iterate(int iteration, EasyCrash easyCrash) {
+            if (iteration == crashIteration) {
+                kernel.iterate(iteration, easyCrash, regionsDone);
+                throw new SimulatedCrash();
+            }
+            kernel.iterate(iteration, easyCrash);
+        }
+
+        @Override
+        public Verdict verify() {
+            return kernel.verify();
+        }
+    }
+
+    /** Runs class S on {@code ranks} thread ranks of job {@code job} until the simulated crash. */
+    private void crashClassS(int ranks, String job, int iteration, int regionsDone) {
+        ByteArrayOutputStream log = new ByteArrayOutputStream();
+        assertThrows(SimulatedCrash.class, () -> ThreadComm.run(ranks, comm -> {
+            FtKernel kernel = new FtKernel();
+            kernel.prepare(comm, CLASS_S);
+            return RecomputingRun.run(comm, new Crashing(kernel, iteration, regionsDone),
+                    TestNvm.settings(nvm, job), null, new PrintStream(log, true, StandardCharsets.UTF_8));
+        }));
+        assertTrue(log.toString(StandardCharsets.UTF_8).contains("NVM start: fresh"), log::toString);
+    }
+
+    /**
+     * A crash between iterations 3 and 4: the restart resumes at iteration 4 with u0 and the checksums of iterations
+     * 1 to 3 from NVM, and verifies all six checksums, bit for bit those of the uninterrupted run.
+     */
+    @ParameterizedTest(name = "{0} thread ranks")
+    @ValueSource(ints = {1, 2, 4})
+    void restartAfterACrashBetweenIterationsKeepsEarlierChecksumsAndVerifies(int ranks) throws Exception {
+        double[] uninterrupted = runClassS(ranks, "ft-whole" + ranks).get(0).sums();
+        String job = "ft-crash" + ranks;
+        crashClassS(ranks, job, 4, 0);
+        for (Run run : runClassS(ranks, job)) {
+            assertEquals(0, run.status());
+            assertTrue(run.outcome().resumed(), "resumed from NVM");
+            assertEquals(4, run.outcome().firstIteration());
+            assertFalse(run.outcome().rolledBack());
+            assertArrayEquals(Arrays.copyOfRange(uninterrupted, 2, uninterrupted.length),
+                    Arrays.copyOfRange(run.sums(), 2, run.sums().length), "checksums of iterations 1 to 6");
+        }
+        assertFalse(runClassS(ranks, job).get(0).outcome().resumed(), "a finished run releases its NVM state");
+    }
+
+    /**
+     * A crash inside iteration 3 after evolve (u0 already advanced one step in place), or after every region of it
+     * (the bookmark still says 3): the restart evolves that step a second time, the checksums miss NPB's, and the run
+     * rolls back and ends verified.
+     */
+    @ParameterizedTest(name = "{0} ranks, crash after {1} regions")
+    @CsvSource({"1, 1", "2, 1", "2, 2", "1, 3"})
+    void restartAfterEvolveHasRunRollsBackAndVerifies(int ranks, int regionsDone) throws Exception {
+        String job = "ft-mid" + ranks + "-" + regionsDone;
+        crashClassS(ranks, job, 3, regionsDone);
+        for (Run run : runClassS(ranks, job)) {
+            assertEquals(0, run.status(), "verified");
+            assertTrue(run.outcome().rolledBack(), "rolled back");
+            assertEquals(1, run.outcome().firstIteration());
         }
     }
 }

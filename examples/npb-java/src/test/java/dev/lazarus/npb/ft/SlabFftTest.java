@@ -1,8 +1,16 @@
 package dev.lazarus.npb.ft;
 
+import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.mpi.ElementType;
 import dev.lazarus.npb.testing.ThreadComm;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
@@ -12,6 +20,20 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class SlabFftTest {
+
+    @TempDir
+    Path nvm;
+    private TestHeap heap;
+
+    @BeforeEach
+    void openHeap() throws IOException {
+        heap = TestHeap.open(nvm);
+    }
+
+    @AfterEach
+    void releaseHeap() throws IOException {
+        heap.close();
+    }
 
     private static double[] randomGrid(long seed, int complexCount) {
         Random random = new Random(seed);
@@ -57,9 +79,10 @@ class SlabFftTest {
         double[] input = randomGrid(1, nx * ny * nz);
         double[] expected = naive3d(input, nx, ny, nz);
         SlabFft fft = new SlabFft(nx, ny, nz, 1, null);
-        double[] x1 = input.clone();
-        double[] x2 = new double[x1.length];
-        fft.forward(x1, x2);
+        DoubleArray x1 = heap.of(input);
+        DoubleArray out = heap.zeros(input.length);
+        fft.forward(x1, out);
+        double[] x2 = out.toArray();
         double maxErr = 0.0;
         for (int z = 0; z < nz; z++) {
             for (int y = 0; y < ny; y++) {
@@ -82,12 +105,13 @@ class SlabFftTest {
         int n = nx * ny * nz;
         double[] input = randomGrid(2, n);
         SlabFft fft = new SlabFft(nx, ny, nz, 1, null);
-        double[] x1 = input.clone();
-        double[] x2 = new double[x1.length];
+        DoubleArray x1 = heap.of(input);
+        DoubleArray x2 = heap.zeros(input.length);
         fft.forward(x1, x2);
         fft.inverse(x2, x1);
+        double[] back = x1.toArray();
         for (int i = 0; i < input.length; i++) {
-            assertEquals(input[i], x1[i] / n, 1e-15, "index " + i);
+            assertEquals(input[i], back[i] / n, 1e-15, "index " + i);
         }
     }
 
@@ -98,20 +122,27 @@ class SlabFftTest {
         int nz = 32;
         double[] global = randomGrid(3, nx * ny * nz);
         SlabFft serial = new SlabFft(nx, ny, nz, 1, null);
-        double[] spectrum = new double[global.length];
-        serial.forward(global.clone(), spectrum);
+        DoubleArray whole = heap.zeros(global.length);
+        serial.forward(heap.of(global), whole);
+        double[] spectrum = whole.toArray();
         for (int np : new int[] {2, 4, 8}) {
             int chunk = global.length / np;
+            // The heap is single-threaded: every rank's objects are allocated before the ranks start.
+            DoubleArray[] x1s = new DoubleArray[np];
+            DoubleArray[] x2s = new DoubleArray[np];
+            for (int r = 0; r < np; r++) {
+                x1s[r] = heap.of(Arrays.copyOfRange(global, r * chunk, (r + 1) * chunk));
+                x2s[r] = heap.zeros(chunk);
+            }
             List<double[][]> results = ThreadComm.run(np, comm -> {
-                SlabFft fft = new SlabFft(nx, ny, nz, np,
-                        (send, recv, count) -> comm.alltoall(send, 0, count, recv, 0));
-                double[] x1 = new double[fft.localDoubles()];
-                System.arraycopy(global, comm.rank() * chunk, x1, 0, chunk);
-                double[] x2 = new double[x1.length];
+                SlabFft fft = new SlabFft(nx, ny, nz, np, (send, recv, count) ->
+                        comm.alltoall(send.segment(), 0, count, recv.segment(), 0, ElementType.DOUBLE));
+                DoubleArray x1 = x1s[comm.rank()];
+                DoubleArray x2 = x2s[comm.rank()];
                 fft.forward(x1, x2);
-                double[] forward = x2.clone();
+                double[] forward = x2.toArray();
                 fft.inverse(x2, x1);
-                return new double[][] {forward, x1};
+                return new double[][] {forward, x1.toArray()};
             });
             for (int r = 0; r < np; r++) {
                 double[] expectedSlab = new double[chunk];
