@@ -83,7 +83,7 @@ class JobLauncherTest {
                         request(2, Backend.OPENMPI, null, List.of(dir.resolve("nope.jar")), "npb.CG"))).getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class,
                 () -> launcher.plan(request(2, Backend.OPENMPI, null, List.of(), "npb.XX"))).getMessage()
-                .startsWith("unknown application 'npb.XX' (known: npb.CG, npb.EP, npb.FT, npb.IS, npb.MG)"));
+                .startsWith("unknown application 'npb.XX' (known: npb.CG, npb.EP, npb.FT, npb.IS, npb.MG, solver.HEAT)"));
     }
 
     @Test
