@@ -43,8 +43,9 @@ final class CampaignCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", description = "Output directory (default: campaign/APP).")
     Path output;
 
-    @Option(names = "--cache", paramLabel = "SPEC",
-            description = "Cache levels SIZE:WAYS,... (default: the paper's Table 4, 32K:8,1M:12,19712K:11).")
+    @Option(names = "--cache", paramLabel = "auto|table4|SPEC",
+            description = "Cache levels: auto (default) = the paper's Table 4 shrunk so the last level holds a quarter"
+                    + " of the application's data; table4 = 32K:8,1M:12,19712K:11; or SIZE:WAYS,... L1 first.")
     String cache;
 
     @Option(names = "--budget", paramLabel = "F", defaultValue = "0.03",

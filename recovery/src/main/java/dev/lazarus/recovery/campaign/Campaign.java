@@ -68,11 +68,19 @@ public final class Campaign {
         }
     }
 
-    /** Everything the report shows. */
+    /**
+     * Everything the report shows.
+     *
+     * @param meanInconsistentRates per candidate object, its mean inconsistent rate at the crashes of phase none:
+     *                              how much of it a crash left stale in NVM
+     * @param testsRun crash tests really run: phases that would repeat another (no critical object, or a plan that
+     *                 persists nothing) reuse its results
+     */
     public record Report(String application, List<String> regions, double[] regionShares,
-                         List<ObjectCorrelation> correlations, List<String> critical, Phase none, Phase objects,
-                         Phase plan, Phase best, RegionPlan selection, PersistencePlan persistencePlan, Tau tau,
-                         Timing timing, Settings settings) {
+                         List<ObjectCorrelation> correlations, Map<String, Double> meanInconsistentRates,
+                         List<String> critical, Phase none, Phase objects, Phase plan, Phase best,
+                         RegionPlan selection, PersistencePlan persistencePlan, Tau tau, Timing timing,
+                         Settings settings, int testsRun) {
     }
 
     /** Told what is happening, for a progress display. */
@@ -120,9 +128,11 @@ public final class Campaign {
         boolean persistsNothing = critical.isEmpty() || selection.regions().isEmpty();
         CrashTestEngine.PhaseResult planned = persistsNothing ? none : phase(target, chosen, "plan", 4, progress);
 
-        return new Report(app, regions, none.regionShares(), correlations, critical, Phase.of("none", none.results()),
+        return new Report(app, regions, none.regionShares(), correlations, meanRates(none), critical,
+                Phase.of("none", none.results()),
                 Phase.of("objects", objects.results()), Phase.of("plan", planned.results()),
-                Phase.of("best", best.results()), selection, chosen, tau, timing, settings);
+                Phase.of("best", best.results()), selection, chosen, tau, timing, settings,
+                testsRun(none, best, objects, planned));
     }
 
     private CrashTestEngine.PhaseResult phase(CampaignTarget target, PersistencePlan plan, String name, int index,
@@ -138,14 +148,35 @@ public final class Campaign {
         RegionRecomputability baseline = RegionRecomputability.of(none.results(), none.regionShares());
         RegionRecomputability persisted = RegionRecomputability.of(best.results(), none.regionShares());
         List<RegionCandidate> candidates = new ArrayList<>();
-        for (int k = 0; k < none.regions().size(); k++) {
-            candidates.add(RegionCandidate.of(none.regions().get(k), baseline.region(k), persisted.region(k),
-                    none.iterations(), true));
+        int regions = none.regions().size();
+        for (int k = 0; k < regions; k++) {
+            // Lazarus persists at region ends, not inside a region's loop as the paper's NVCT does. So a crash in
+            // region k+1 (after the last region: the next iteration's first) finds what the end of region k
+            // persisted, and that region's weight and recomputability are what persisting at the end of k buys.
+            int served = (k + 1) % regions;
+            candidates.add(RegionCandidate.of(none.regions().get(k), baseline.region(served),
+                    persisted.region(served), none.iterations(), true));
         }
         // CLWB keeps lines cached, so no doubling for invalidation (paper §5.3 doubles only for CLFLUSH(OPT)).
         PersistenceCost cost = PersistenceCost.forBytes(timing.secondsPerLine(), Math.max(1, criticalBytes), false);
         return new RegionSelector(settings.overheadBudget(), RegionSelector.DEFAULT_RESOLUTION)
                 .select(candidates, cost, timing.runSeconds(), tau.value());
+    }
+
+    private static Map<String, Double> meanRates(CrashTestEngine.PhaseResult phase) {
+        Map<String, Double> means = new java.util.TreeMap<>();
+        for (String object : phase.candidates().keySet()) {
+            means.put(object, phase.results().stream().mapToDouble(r -> r.inconsistentRate(object)).average()
+                    .orElse(0));
+        }
+        return means;
+    }
+
+    private static int testsRun(CrashTestEngine.PhaseResult... phases) {
+        java.util.Set<CrashTestEngine.PhaseResult> run = java.util.Collections.newSetFromMap(
+                new java.util.IdentityHashMap<>()); // reused phases are the same object
+        run.addAll(List.of(phases));
+        return run.stream().mapToInt(p -> p.results().size()).sum();
     }
 
     private static int[] everywhere(int regions) {

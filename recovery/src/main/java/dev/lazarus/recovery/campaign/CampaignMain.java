@@ -4,6 +4,7 @@ import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.trace.Tracing;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.launch.ApplicationCatalog;
+import dev.lazarus.mpi.local.SingleRankComm;
 import dev.lazarus.recovery.crash.CacheConfig;
 import dev.lazarus.recovery.selection.CrashTestOutcome;
 import dev.lazarus.recovery.selection.ObjectCorrelation;
@@ -61,19 +62,23 @@ public final class CampaignMain {
             CampaignTarget target = new CampaignTarget(options.application(),
                     () -> (RecomputableApplication) catalog.resolve(options.application()),
                     options.applicationArguments().toArray(String[]::new));
-            err.println("lazarus campaign: " + options.application() + " " + String.join(" ",
-                    options.applicationArguments()) + ", " + options.tests() + " crash tests per phase, "
-                    + options.threads() + " threads, cache " + options.cache().toSpec());
+            long footprint = target.prepare(new SingleRankComm()).heapBytes();
+            CacheConfig cache = options.cacheFor(footprint);
+            err.printf(Locale.ROOT, "lazarus campaign: %s %s, %d crash tests per phase, %d threads, cache %s%s%n",
+                    options.application(), String.join(" ", options.applicationArguments()), options.tests(),
+                    options.threads(), cache.toSpec(), options.scaleCache()
+                            ? String.format(Locale.ROOT, " (Table 4 scaled to a %.1f MiB footprint)",
+                                    footprint / 1048576.0) : "");
             Campaign.Timing timing = measureTiming(options, work);
             err.printf(Locale.ROOT, "lazarus campaign: crash-free run %.3f s, write-back %.1f ns per line%n",
                     timing.runSeconds(), timing.secondsPerLine() * 1e9);
-            CrashTestEngine engine = new CrashTestEngine(new CrashTestEngine.Options(work, options.cache(),
+            CrashTestEngine engine = new CrashTestEngine(new CrashTestEngine.Options(work, cache,
                     options.threads(), Duration.ofSeconds(120)));
             Campaign campaign = new Campaign(engine, options.settings());
             Campaign.Report report = campaign.run(target, timing, new ConsoleProgress(err));
             double seconds = (System.nanoTime() - start) * 1e-9;
             Path json = out0.resolve("report.json");
-            CampaignReportWriter.write(report, 4 * options.tests(), seconds, json);
+            CampaignReportWriter.write(report, seconds, cache, options.scaleCache() ? footprint : 0, json);
             RecomputabilityChart.write(report, out0.resolve("chart.png"));
             report.persistencePlan().write(out0.resolve("plan.properties"), "From a crash-test campaign of "
                     + options.application() + " " + String.join(" ", options.applicationArguments()) + ".");
@@ -125,7 +130,8 @@ public final class CampaignMain {
         }
         out.println();
         for (ObjectCorrelation c : report.correlations()) {
-            out.printf(Locale.ROOT, "object %-10s R_s=%8.4f p=%10.3e %s%n", c.name(), c.spearman(), c.pValue(),
+            out.printf(Locale.ROOT, "object %-10s stale %5.1f%%  R_s=%8.4f p=%10.3e %s%n", c.name(),
+                    100 * report.meanInconsistentRates().getOrDefault(c.name(), 0.0), c.spearman(), c.pValue(),
                     c.critical() ? "CRITICAL" : c.verdict().name().toLowerCase(Locale.ROOT));
         }
         out.printf(Locale.ROOT, "plan: persist %s at %s%n", report.persistencePlan().critical(),
@@ -156,6 +162,7 @@ public final class CampaignMain {
         private final boolean terminal = System.console() != null;
         private String phase = "";
         private int lastTenth = -1;
+        private long phaseStart = System.nanoTime();
 
         ConsoleProgress(PrintStream err) {
             this.err = err;
@@ -165,17 +172,20 @@ public final class CampaignMain {
         public void phase(String name, int index, int phases) {
             phase = "phase " + index + "/" + phases + " (" + name + ")";
             lastTenth = -1;
+            phaseStart = System.nanoTime();
             err.println("lazarus campaign: " + phase);
         }
 
         @Override
         public synchronized void tests(int finished, int total) {
             int tenth = 10 * finished / Math.max(1, total);
+            String done = finished < total ? "" : String.format(Locale.ROOT, " in %.1f s",
+                    (System.nanoTime() - phaseStart) * 1e-9);
             if (terminal) {
-                err.print("\r  " + finished + "/" + total + " crash tests" + (finished == total ? "\n" : ""));
+                err.print("\r  " + finished + "/" + total + " crash tests" + done + (done.isEmpty() ? "" : "\n"));
             } else if (tenth != lastTenth) {
                 lastTenth = tenth;
-                err.println("  " + finished + "/" + total + " crash tests");
+                err.println("  " + finished + "/" + total + " crash tests" + done);
             }
         }
     }

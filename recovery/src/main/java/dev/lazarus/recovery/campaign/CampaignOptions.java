@@ -8,11 +8,21 @@ import java.util.List;
 
 /**
  * {@link CampaignMain}'s arguments, as {@code ./lazarus campaign} passes them:
- * {@code --app NAME --out DIR [--tests N] [--seed S] [--threads T] [--cache SPEC] [--budget F] [--mtbf-hours H]
- * [--checkpoint-seconds S] [--nvm-bandwidth B] [--work DIR] [--json] [-- APP ARGS]}.
+ * {@code --app NAME --out DIR [--tests N] [--seed S] [--threads T] [--cache auto|table4|SPEC] [--budget F]
+ * [--mtbf-hours H] [--checkpoint-seconds S] [--nvm-bandwidth B] [--work DIR] [--json] [-- APP ARGS]}.
+ *
+ * @param cache      the cache hierarchy, or the one to scale to the footprint when {@code scaleCache}
+ * @param scaleCache {@code --cache auto} (the default): the paper's Table 4 shrunk with
+ *                   {@link CacheConfig#scaledTo} to the application's footprint
  */
 record CampaignOptions(String application, Path output, int tests, long seed, int threads, CacheConfig cache,
-                       Campaign.Settings settings, Path workRoot, boolean json, List<String> applicationArguments) {
+                       boolean scaleCache, Campaign.Settings settings, Path workRoot, boolean json,
+                       List<String> applicationArguments) {
+
+    /** The hierarchy to model for an application whose data objects take {@code footprintBytes}. */
+    CacheConfig cacheFor(long footprintBytes) {
+        return scaleCache ? cache.scaledTo(footprintBytes) : cache;
+    }
 
     static CampaignOptions parse(String[] args) {
         String app = null;
@@ -21,6 +31,7 @@ record CampaignOptions(String application, Path output, int tests, long seed, in
         long seed = 1;
         int threads = Runtime.getRuntime().availableProcessors();
         CacheConfig cache = CacheConfig.paperTable4();
+        boolean scaleCache = true;
         double budget = 0.03;
         double mtbfHours = 12;
         double checkpointSeconds = 320;
@@ -48,7 +59,10 @@ record CampaignOptions(String application, Path output, int tests, long seed, in
                 case "--tests" -> tests = positive(a, v);
                 case "--seed" -> seed = number(a, v);
                 case "--threads" -> threads = positive(a, v);
-                case "--cache" -> cache = CacheConfig.parse(v);
+                case "--cache" -> {
+                    scaleCache = v.equals("auto");
+                    cache = scaleCache || v.equals("table4") ? CacheConfig.paperTable4() : CacheConfig.parse(v);
+                }
                 case "--budget" -> budget = fraction(a, v);
                 case "--mtbf-hours" -> mtbfHours = positiveReal(a, v);
                 case "--checkpoint-seconds" -> checkpointSeconds = positiveReal(a, v);
@@ -60,7 +74,7 @@ record CampaignOptions(String application, Path output, int tests, long seed, in
         if (app == null || out == null) {
             throw new IllegalArgumentException("--app and --out are required");
         }
-        return new CampaignOptions(app, out, tests, seed, threads, cache, new Campaign.Settings(tests, seed, budget,
+        return new CampaignOptions(app, out, tests, seed, threads, cache, scaleCache, new Campaign.Settings(tests, seed, budget,
                 mtbfHours * 3600, checkpointSeconds, nvmBandwidth), work, json, List.copyOf(appArgs));
     }
 

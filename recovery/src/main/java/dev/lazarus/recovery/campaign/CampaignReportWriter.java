@@ -3,6 +3,7 @@ package dev.lazarus.recovery.campaign;
 import com.fasterxml.jackson.core.JsonEncoding;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lazarus.recovery.crash.CacheConfig;
 import dev.lazarus.recovery.selection.CrashTestOutcome;
 import dev.lazarus.recovery.selection.ObjectCorrelation;
 import dev.lazarus.recovery.selection.PlannedRegion;
@@ -15,7 +16,12 @@ final class CampaignReportWriter {
     private CampaignReportWriter() {
     }
 
-    static void write(Campaign.Report report, int tests, double seconds, Path file) throws IOException {
+    /**
+     * @param cache     the hierarchy the crash tests modelled
+     * @param footprint the application's data-object bytes the cache was scaled to, or 0 if it was not scaled
+     */
+    static void write(Campaign.Report report, double seconds, CacheConfig cache, long footprint, Path file)
+            throws IOException {
         try (JsonGenerator json = new JsonFactory().createGenerator(file.toFile(), JsonEncoding.UTF8)) {
             json.useDefaultPrettyPrinter();
             json.writeStartObject();
@@ -48,7 +54,14 @@ final class CampaignReportWriter {
                 json.writeNumberField(report.regions().get(k), report.regionShares()[k]);
             }
             json.writeEndObject();
-            json.writeNumberField("tests", tests);
+            json.writeObjectFieldStart("cache");
+            json.writeStringField("spec", cache.toSpec());
+            json.writeBooleanField("scaled_to_footprint", footprint > 0);
+            if (footprint > 0) {
+                json.writeNumberField("footprint_bytes", footprint);
+            }
+            json.writeEndObject();
+            json.writeNumberField("tests", report.testsRun());
             json.writeNumberField("seconds", seconds);
             json.writeNumberField("seed", report.settings().seed());
             json.writeEndObject();
@@ -64,6 +77,7 @@ final class CampaignReportWriter {
         for (ObjectCorrelation c : report.correlations()) {
             json.writeStartObject();
             json.writeStringField("name", c.name());
+            json.writeNumberField("mean_inconsistent_rate", report.meanInconsistentRates().getOrDefault(c.name(), 0.0));
             writeNumberOrNull(json, "rs", c.spearman());
             writeNumberOrNull(json, "p", c.pValue());
             json.writeBooleanField("critical", c.critical());

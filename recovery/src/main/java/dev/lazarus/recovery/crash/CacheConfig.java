@@ -98,6 +98,45 @@ public record CacheConfig(List<Level> levels, int lineSize) {
     }
 
     /**
+     * The footprint a crash-test input should have per byte of last-level cache: {@value}. The paper's smallest
+     * crash-test inputs have about 2.9 (CG class A, 55 MB on the 19.25 MB L3; Table 11), and its rule (§6, "what
+     * kind of application is not suitable") asks non-critical objects alone to be at least twice the LLC, or a crash
+     * loses most of their updates in the cache and recomputability is under-estimated. Four times the whole
+     * footprint meets that rule for every application whose critical objects are at most half its footprint.
+     */
+    public static final int FOOTPRINT_PER_LLC = 4;
+
+    /**
+     * This hierarchy shrunk for a problem of {@code footprintBytes}, so its last level holds at most
+     * 1/{@value #FOOTPRINT_PER_LLC} of it: every level keeps its associativity and gets the same fraction of its sets
+     * (at least one, and enough to hold the level above). A footprint already that large gets this hierarchy
+     * unchanged.
+     *
+     * <p>Why: NPB class S runs in a few MB. Under the paper's 19 MB L3 nothing is ever evicted, so a crash leaves NVM
+     * holding only the initial state and every crash test measures the cache, not the application.
+     */
+    public CacheConfig scaledTo(long footprintBytes) {
+        if (footprintBytes <= 0) {
+            throw new IllegalArgumentException("footprint=" + footprintBytes + " must be positive");
+        }
+        Level last = levels.getLast();
+        double fraction = (double) footprintBytes / FOOTPRINT_PER_LLC / last.sizeBytes();
+        if (fraction >= 1) {
+            return this;
+        }
+        List<Level> scaled = new ArrayList<>(levels.size());
+        long linesAbove = 0;
+        for (Level level : levels) {
+            int ways = level.associativity();
+            long sets = Math.max(Math.round(level.sets(lineSize) * fraction), Math.ceilDiv(Math.max(1, linesAbove),
+                    ways)); // at least one set, and inclusive: every line of the level above must fit
+            scaled.add(new Level(sets * ways * lineSize, ways));
+            linesAbove = sets * ways;
+        }
+        return new CacheConfig(scaled, lineSize);
+    }
+
+    /**
      * Reads {@code SIZE:WAYS[,SIZE:WAYS...]}, L1 first, e.g. {@code 32K:8,1M:12,19712K:11}. SIZE is a byte count
      * with an optional binary suffix K, M or G (case-insensitive) and may have a fraction if the result is a whole
      * number of bytes ({@code 19.25M}). Lines are {@value #DEFAULT_LINE_SIZE} bytes.

@@ -48,7 +48,9 @@ public record RegionCandidate(String name, double weight, double baseline, doubl
 
     /**
      * Combines the same region from the two campaigns: a_k and c_k from the campaign without persistence, c_k^max from
-     * the one that persisted the critical objects at every persistence point of every region.
+     * the one that persisted the critical objects at every persistence point of every region. The stats are those of
+     * the region whose crashes the persistence point serves, which need not be the one named: a persistence point at
+     * a region's end serves crashes in the region after it.
      *
      * @throws IllegalArgumentException if the two stats are for different regions
      */

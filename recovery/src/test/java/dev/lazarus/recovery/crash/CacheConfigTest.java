@@ -5,7 +5,9 @@ import org.junit.jupiter.api.Test;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The paper's Table 4, the spec format and every way a configuration is refused. */
 class CacheConfigTest {
@@ -27,6 +29,30 @@ class CacheConfigTest {
         assertEquals(CacheConfig.paperTable4(), CacheConfig.parse(" 32k:8 , 1m:12 , 19.25M:11 "));
         assertEquals("32K:8,1M:12,19712K:11", CacheConfig.paperTable4().toSpec());
         assertEquals(List.of(new CacheConfig.Level(192, 1)), CacheConfig.parse("192:1").levels());
+    }
+
+    @Test
+    void scaledToShrinksEveryLevelAlikeSoTheLastHoldsAQuarterOfTheFootprint() {
+        CacheConfig table4 = CacheConfig.paperTable4();
+        long footprint = 8L << 20; // 8 MiB: L3 must hold at most 2 MiB, 2/19.25 of its sets
+        CacheConfig scaled = table4.scaledTo(footprint);
+        assertEquals(List.of(8, 12, 11), scaled.levels().stream().map(CacheConfig.Level::associativity).toList());
+        assertEquals(Math.round(28672 * 2 / 19.25), scaled.sets(2));
+        assertEquals(Math.round(1365 * 2 / 19.25), scaled.sets(1));
+        assertEquals(Math.round(64 * 2 / 19.25), scaled.sets(0));
+        assertTrue(scaled.levels().getLast().sizeBytes() * CacheConfig.FOOTPRINT_PER_LLC <= footprint + 64 * 11);
+    }
+
+    @Test
+    void scaledToKeepsEveryLevelInclusiveAndLeavesLargeFootprintsAlone() {
+        CacheConfig table4 = CacheConfig.paperTable4();
+        CacheConfig tiny = table4.scaledTo(4096);
+        // One set each, except that L3 needs two 11-way sets to include L2's 12 lines.
+        assertEquals(List.of(1, 1, 2), List.of(tiny.sets(0), tiny.sets(1), tiny.sets(2)));
+        assertEquals(List.of(512L, 768L, 1408L), tiny.levels().stream().map(CacheConfig.Level::sizeBytes).toList());
+        assertSame(table4, table4.scaledTo(4 * 19712L * 1024));
+        assertSame(table4, table4.scaledTo(1L << 40));
+        assertThrows(IllegalArgumentException.class, () -> table4.scaledTo(0));
     }
 
     private static String parseError(String spec) {

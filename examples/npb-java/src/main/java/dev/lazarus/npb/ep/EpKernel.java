@@ -5,10 +5,10 @@ import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
-import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbRandom;
@@ -64,7 +64,7 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  *   unless a plan persists them, the reason the paper finds EP's recomputability near 0.</li>
  * </ul>
  */
-public final class EpKernel implements MpiApplication, Recomputable {
+public final class EpKernel implements RecomputableApplication, Recomputable {
     /** log2 of the numbers per batch half: each batch holds {@code 2 * NK} uniforms. */
     static final int MK = 16;
     /** Pairs per batch. */
@@ -137,6 +137,14 @@ public final class EpKernel implements MpiApplication, Recomputable {
     @Override
     public int run(Comm world, String[] args) throws IOException {
         return run(world, args, UnaryOperator.identity());
+    }
+
+    /** Parses the arguments and sets up this rank's share of the batches (everything before the persistent heap). */
+    @Override
+    public Recomputable prepare(Comm world, String[] args) {
+        setup(KernelOptions.parse(name(), args).problemClass());
+        partition(world);
+        return this;
     }
 
     /** Runs EP with the main loop under EasyCrash; {@code wrap} lets tests interpose on it. */

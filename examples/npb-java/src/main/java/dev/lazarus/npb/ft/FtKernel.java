@@ -5,10 +5,10 @@ import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
-import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbRandom;
@@ -62,7 +62,7 @@ import static dev.lazarus.npb.ft.HeapAccess.store;
  * NVM directory, {@code /dev/shm} by default): S 15 MB, W 29 MB, A 470 MB, B 1.88 GB (on one rank; 470 MB per rank on
  * four).
  */
-public final class FtKernel implements MpiApplication, Recomputable {
+public final class FtKernel implements RecomputableApplication, Recomputable {
     /** NPB's seed for the initial conditions. */
     static final double SEED = 314159265.0;
     /** Diffusion constant. */
@@ -134,7 +134,8 @@ public final class FtKernel implements MpiApplication, Recomputable {
     }
 
     /** Parses the arguments and sets up the decomposition (everything before the persistent heap is attached). */
-    void prepare(Comm world, String[] args) {
+    @Override
+    public Recomputable prepare(Comm world, String[] args) {
         KernelOptions options = KernelOptions.parse(NAME, args);
         FtProblem p = FtProblem.of(options.problemClass());
         checkRanks(p, world.size(), options.problemClass().name());
@@ -146,6 +147,7 @@ public final class FtKernel implements MpiApplication, Recomputable {
         this.quiet = options.quiet();
         this.fft = new SlabFft(p.nx(), p.ny(), p.nz(), np, (send, recv, count) ->
                 world.alltoall(send.segment(), 0, count, recv.segment(), 0, ElementType.DOUBLE));
+        return this;
     }
 
     /** Where the persistent heap lives and what it is called (tests use their own directory). */
@@ -249,6 +251,12 @@ public final class FtKernel implements MpiApplication, Recomputable {
 
     @Override
     public int iterations() {
+        return problem.niter();
+    }
+
+    /** None past the end: every iteration's checksum is verified against NPB's value for that iteration. */
+    @Override
+    public int maxIterations() {
         return problem.niter();
     }
 

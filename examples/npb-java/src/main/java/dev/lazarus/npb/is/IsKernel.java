@@ -5,10 +5,10 @@ import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.IntArray;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
-import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbRandom;
@@ -63,7 +63,7 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * The full verification sorts into a scratch array, not into {@code keyArray} as NPB does, so that a crash while
  * verifying leaves the keys intact for the restart (which re-runs the last bookmarked iteration).
  */
-public final class IsKernel implements MpiApplication, Recomputable {
+public final class IsKernel implements RecomputableApplication, Recomputable {
     /** Timed iterations, as in NPB. */
     static final int MAX_ITERATIONS = 10;
     private static final String NAME = "npb.IS";
@@ -137,6 +137,15 @@ public final class IsKernel implements MpiApplication, Recomputable {
         KernelOptions options = KernelOptions.parse(name(), args);
         return execute(world, IsParameters.of(options.problemClass()), options.quiet(), UnaryOperator.identity())
                 .accepted() ? 0 : 1;
+    }
+
+    /** Parses the arguments and sets up the keys' distribution (everything before the persistent heap). */
+    @Override
+    public Recomputable prepare(Comm world, String[] args) {
+        setup(world, IsParameters.of(KernelOptions.parse(name(), args).problemClass()));
+        // Crash-test campaigns run this thousands of times; a failed partial verification is in the verdict.
+        log = new PrintStream(java.io.OutputStream.nullOutputStream());
+        return this;
     }
 
     /**
@@ -273,6 +282,12 @@ public final class IsKernel implements MpiApplication, Recomputable {
 
     @Override
     public int iterations() {
+        return MAX_ITERATIONS;
+    }
+
+    /** None past the end: each iteration is verified against its own test keys, which only exist for 1 to 10. */
+    @Override
+    public int maxIterations() {
         return MAX_ITERATIONS;
     }
 

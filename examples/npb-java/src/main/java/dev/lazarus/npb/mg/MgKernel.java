@@ -5,10 +5,10 @@ import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
-import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbReport;
@@ -55,7 +55,7 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * {@link #initialize} runs them as the last step of initializing the candidates, times them, and the report adds that
  * time to the loop's.
  */
-public final class MgKernel implements MpiApplication, Recomputable {
+public final class MgKernel implements RecomputableApplication, Recomputable {
     private static final String NAME = "npb.MG";
     private static final List<String> REGIONS =
             List.of("restrictResidual", "solveCoarsest", "prolongateAndSmooth", "correctFinest", "resid");
@@ -135,7 +135,8 @@ public final class MgKernel implements MpiApplication, Recomputable {
     }
 
     /** Parses the arguments and lays out the levels (everything before the persistent heap is attached). */
-    void prepare(Comm world, String[] args) {
+    @Override
+    public Recomputable prepare(Comm world, String[] args) {
         KernelOptions options = KernelOptions.parse(NAME, args);
         this.comm = world;
         this.quiet = options.quiet();
@@ -145,6 +146,7 @@ public final class MgKernel implements MpiApplication, Recomputable {
         this.lt = grid.lt;
         this.lb = grid.lb;
         setup();
+        return this;
     }
 
     /** Where the persistent heap lives and what it is called (tests use their own directory). */
