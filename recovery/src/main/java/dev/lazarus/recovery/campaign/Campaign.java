@@ -125,8 +125,17 @@ public final class Campaign {
             every[k] = Math.toIntExact(intervals[k]);
         }
         PersistencePlan chosen = plan(app, regions, critical, every);
-        boolean persistsNothing = critical.isEmpty() || selection.regions().isEmpty();
-        CrashTestEngine.PhaseResult planned = persistsNothing ? none : phase(target, chosen, "plan", 4, progress);
+        // A plan the campaign has already measured is not measured again (crash points differ, the plan does not).
+        CrashTestEngine.PhaseResult planned;
+        if (critical.isEmpty() || selection.regions().isEmpty()) {
+            planned = none;
+        } else if (java.util.Arrays.equals(every, everywhere(regions.size()))) {
+            planned = best;
+        } else if (java.util.Arrays.equals(every, lastRegionOnly)) {
+            planned = objects;
+        } else {
+            planned = phase(target, chosen, "plan", 4, progress);
+        }
 
         return new Report(app, regions, none.regionShares(), correlations, meanRates(none), critical,
                 Phase.of("none", none.results()),
