@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A real rank is killed with SIGKILL at a random point of an NPB CG run; the relaunch with the same job id must end in
+ * A real rank is killed with SIGKILL at a random point of a class A run of each application; the relaunch with the same job id must end in
  * a verified result, from an NVM restart or from a clean rollback that says why, never in a wrong answer.
  */
 class NvmRestartIT {
@@ -30,14 +30,17 @@ class NvmRestartIT {
     @TempDir
     Path nvm;
 
-    @ParameterizedTest(name = "{0}, seed {1}")
-    @CsvSource({"openmpi,11", "openmpi,12", "openmpi,13", "openmpi,14", "mpj,21", "mpj,22"})
-    void sigkillAtARandomPointThenRelaunchVerifiesOrRollsBack(String backend, long seed) throws Exception {
+    @ParameterizedTest(name = "{2} on {0}, seed {1}")
+    @CsvSource({"openmpi,11,npb.CG", "openmpi,12,npb.CG", "openmpi,13,npb.MG", "openmpi,14,npb.FT",
+        "openmpi,15,npb.IS", "openmpi,16,npb.EP", "openmpi,17,solver.HEAT", "mpj,21,npb.CG", "mpj,22,npb.MG",
+        "mpj,23,npb.FT"})
+    void sigkillAtARandomPointThenRelaunchVerifiesOrRollsBack(String backend, long seed, String app)
+            throws Exception {
         String job = "restart-" + backend + "-" + seed;
         String[] args = {"run", "--np", "2", "--backend", backend, "--job", job, "--nvm-dir", nvm.toString(),
-            "--timeout", "200", "npb.CG", "--class", "A", "--quiet"};
-        // Rank 0 reports its NVM decision before the matrix is copied in and the untimed warm-up runs; the timed
-        // loop of class A on 2 ranks takes about a second, so these delays land in set-up, warm-up or the loop.
+            "--timeout", "200", app, "--class", "A", "--quiet"};
+        // Rank 0 reports its NVM decision before the inputs are copied in and any untimed warm-up runs; the timed
+        // loops of class A on 2 ranks take one to a few seconds, so these delays land in set-up, warm-up or the loop.
         long delayMillis = 100 + new Random(seed).nextInt(900);
 
         String firstOutput = runAndKill(args, delayMillis);
@@ -47,7 +50,7 @@ class NvmRestartIT {
 
         LazarusProcess.Result second = LazarusProcess.run(Duration.ofMinutes(4), args);
         String out = second.output();
-        System.out.println("NvmRestartIT " + backend + " seed " + seed + ": SIGKILL at +" + delayMillis + " ms; relaunch: "
+        System.out.println("NvmRestartIT " + app + " " + backend + " seed " + seed + ": SIGKILL at +" + delayMillis + " ms; relaunch: "
                 + out.lines().filter(l -> l.startsWith("lazarus: NVM")).toList());
         assertEquals(0, second.exitStatus(), out);
         assertTrue(out.contains(SUCCESS), out);
