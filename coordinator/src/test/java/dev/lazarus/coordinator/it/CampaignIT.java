@@ -7,6 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,32 +26,50 @@ class CampaignIT {
 
     @Test
     void campaignWritesReportChartAndAPlanThatProductionRunsAccept() throws Exception {
-        LazarusProcess.Result result = LazarusProcess.run(Duration.ofMinutes(8), "campaign", "solver.HEAT",
-                "--class", "S", "--tests", "24", "--seed", "5", "--cache", "4K:4,16K:8,32K:8",
-                "--out", out.toString(), "--json");
+        // IS at class S has critical objects (its key array and verification slots), so every phase has work to do.
+        LazarusProcess.Result result = LazarusProcess.run(Duration.ofMinutes(8), "campaign", "npb.IS",
+                "--class", "S", "--tests", "24", "--seed", "5", "--out", out.toString(), "--json");
         assertEquals(0, result.exitStatus(), result.output());
         String report = Files.readString(out.resolve("report.json"), StandardCharsets.UTF_8);
         for (String field : new String[] {"\"recomputability\"", "\"none\"", "\"objects\"", "\"plan\"", "\"best\"",
-            "\"outcomes\"", "\"S1\"", "\"S4\"", "\"critical_objects\"", "\"tau\"", "\"tests\" : 96",
-            "\"seconds\"", "\"name\" : \"u\""}) {
+            "\"outcomes\"", "\"S1\"", "\"S4\"", "\"critical_objects\"", "\"tau\"", "\"tests\"", "\"phases_run\"",
+            "\"seconds\"", "\"name\" : \"keyArray\""}) {
             assertTrue(report.contains(field), field + " missing in " + report);
         }
-        assertTrue(result.output().contains("phase 4/4") || report.contains("\"critical\" : [ ]"), result.output());
+        List<String> phasesRun = phasesRun(report);
+        assertEquals("none", phasesRun.getFirst(), report);
+        assertTrue(phasesRun.containsAll(List.of("best", "objects")), "critical objects found, phases " + phasesRun);
+        assertEquals(24 * phasesRun.size(), number(report, "tests"), report);
+        assertTrue(result.output().contains("phase 3/4"), result.output());
         byte[] png = Files.readAllBytes(out.resolve("chart.png"));
         assertArrayEquals(new byte[] {(byte) 0x89, 'P', 'N', 'G'}, java.util.Arrays.copyOf(png, 4));
 
         Path plan = out.resolve("plan.properties");
-        assertTrue(Files.readString(plan).contains("app=solver.HEAT"));
+        String planText = Files.readString(plan);
+        assertTrue(planText.contains("app=npb.IS"), planText);
+        assertTrue(Pattern.compile("(?m)^critical=\\w+").matcher(planText).find(), planText);
         LazarusProcess.Result production = LazarusProcess.run(Duration.ofMinutes(3), "run", "--np", "2",
-                "--plan", plan.toString(), "--job", "campaign-it", "solver.HEAT", "--class", "S", "--quiet");
+                "--plan", plan.toString(), "--job", "campaign-it", "npb.IS", "--class", "S", "--quiet");
         assertEquals(0, production.exitStatus(), production.output());
         assertTrue(production.output().contains("Verification    =               SUCCESSFUL"), production.output());
 
         LazarusProcess.Result mismatch = LazarusProcess.run(Duration.ofMinutes(3), "run", "--np", "1",
                 "--plan", plan.toString(), "--job", "campaign-it-cg", "npb.CG", "--class", "S", "--quiet");
         assertEquals(2, mismatch.exitStatus(), mismatch.output());
-        assertTrue(mismatch.output().contains("lazarus: plan is for application solver.HEAT, not npb.CG"),
+        assertTrue(mismatch.output().contains("lazarus: plan is for application npb.IS, not npb.CG"),
                 mismatch.output());
+    }
+
+    private static List<String> phasesRun(String report) {
+        Matcher array = Pattern.compile("\"phases_run\" : \\[([^]]*)]").matcher(report);
+        assertTrue(array.find(), report);
+        return Pattern.compile("\"(\\w+)\"").matcher(array.group(1)).results().map(m -> m.group(1)).toList();
+    }
+
+    private static int number(String report, String field) {
+        Matcher value = Pattern.compile("\"" + field + "\" : (\\d+)").matcher(report);
+        assertTrue(value.find(), field + " missing in " + report);
+        return Integer.parseInt(value.group(1));
     }
 
     @Test

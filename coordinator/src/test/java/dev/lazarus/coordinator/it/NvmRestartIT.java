@@ -21,8 +21,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * A real rank is killed with SIGKILL at a random point of a class A run of each application; the relaunch with the same job id must end in
- * a verified result, from an NVM restart or from a clean rollback that says why, never in a wrong answer.
+ * A real rank is killed with SIGKILL at a random point (30-95% of a clean run's span) of a class A run of each
+ * application; the relaunch with the same job id must end in a verified result, from an NVM restart or from a clean
+ * rollback that says why, never in a wrong answer.
  */
 class NvmRestartIT {
     private static final String SUCCESS = "Verification    =               SUCCESSFUL";
@@ -39,9 +40,12 @@ class NvmRestartIT {
         String job = "restart-" + backend + "-" + seed;
         String[] args = {"run", "--np", "2", "--backend", backend, "--job", job, "--nvm-dir", nvm.toString(),
             "--timeout", "200", app, "--class", "A", "--quiet"};
-        // Rank 0 reports its NVM decision before the inputs are copied in and any untimed warm-up runs; the timed
-        // loops of class A on 2 ranks take one to a few seconds, so these delays land in set-up, warm-up or the loop.
-        long delayMillis = 100 + new Random(seed).nextInt(900);
+        // A clean run of the same job (its own id) times the span from rank 0's NVM decision to the end; the kill
+        // then falls at a random 30-95% of it, mostly in the main loop, sometimes in set-up or warm-up.
+        String[] timingArgs = args.clone();
+        timingArgs[6] = job + "-timing";
+        long spanMillis = millisFromDecisionToExit(timingArgs);
+        long delayMillis = (long) (spanMillis * (0.30 + 0.65 * new Random(seed).nextDouble()));
 
         String firstOutput = runAndKill(args, delayMillis);
         Assumptions.assumeFalse(firstOutput == null,
@@ -50,7 +54,8 @@ class NvmRestartIT {
 
         LazarusProcess.Result second = LazarusProcess.run(Duration.ofMinutes(4), args);
         String out = second.output();
-        System.out.println("NvmRestartIT " + app + " " + backend + " seed " + seed + ": SIGKILL at +" + delayMillis + " ms; relaunch: "
+        System.out.println("NvmRestartIT " + app + " " + backend + " seed " + seed + ": SIGKILL at +" + delayMillis + " ms of "
+                + spanMillis + "; relaunch: "
                 + out.lines().filter(l -> l.startsWith("lazarus: NVM")).toList());
         assertEquals(0, second.exitStatus(), out);
         assertTrue(out.contains(SUCCESS), out);
@@ -75,48 +80,81 @@ class NvmRestartIT {
      * @return the output, or {@code null} if the job had already finished successfully
      */
     private static String runAndKill(String[] args, long delayMillis) throws Exception {
-        List<String> command = new ArrayList<>(List.of(LazarusProcess.home().resolve("lazarus").toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-        builder.environment().put("LAZARUS_NO_BUILD", "1");
-        Process process = builder.start();
-        StringBuilder output = new StringBuilder();
-        Thread reader = Thread.ofPlatform().start(() -> {
-            try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line; (line = in.readLine()) != null; ) {
-                    synchronized (output) {
-                        output.append(line).append('\n');
-                        output.notifyAll();
-                    }
-                }
-            } catch (java.io.IOException ignored) {
-                // the process ended
-            }
-        });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        synchronized (output) {
-            while (output.indexOf("lazarus: NVM ") < 0 && process.isAlive() && System.nanoTime() < deadline) {
-                output.wait(100);
-            }
-        }
+        StartedJob job = StartedJob.start(args);
         Thread.sleep(delayMillis);
-        // The JVM that runs ranks: an Open MPI rank, or MPJ's MulticoreStarter (not MPJ's starter.jar launcher,
-        // whose command line names RankMain too).
-        boolean killed = process.descendants()
-                .filter(p -> p.info().commandLine().map(c -> c.contains("MulticoreStarter")
-                        || (c.contains("RankMain") && !c.contains("starter.jar"))).orElse(false))
-                .findFirst().map(ProcessHandle::destroyForcibly).orElse(false);
-        assertTrue(process.waitFor(120, TimeUnit.SECONDS), "the killed job did not end");
-        reader.join(10_000);
-        String text;
-        synchronized (output) {
-            text = output.toString();
+        List<ProcessHandle> ranks = job.process.descendants().filter(NvmRestartIT::isRankJvm).toList();
+        boolean killed = !ranks.isEmpty() && ranks.getFirst().destroyForcibly();
+        String text = job.awaitEnd();
+        // The NVM state is judged once no rank of the killed job runs any more: a surviving rank could still release
+        // its heap after the launcher returned.
+        for (ProcessHandle rank : ranks) {
+            rank.onExit().get(60, TimeUnit.SECONDS);
         }
-        if (!killed || (process.exitValue() == 0 && text.contains(SUCCESS))) {
+        if (!killed || (job.process.exitValue() == 0 && text.contains(SUCCESS))) {
             return null;
         }
-        assertTrue(process.exitValue() != 0, "a killed job must fail: " + text);
+        assertTrue(job.process.exitValue() != 0, "a killed job must fail: " + text);
         return text;
+    }
+
+    /** Runs the job to its end and returns the milliseconds from rank 0's NVM decision to the job's exit. */
+    private static long millisFromDecisionToExit(String[] args) throws Exception {
+        StartedJob job = StartedJob.start(args);
+        long decided = System.nanoTime();
+        String text = job.awaitEnd();
+        assertEquals(0, job.process.exitValue(), text);
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - decided));
+    }
+
+    /** A running {@code ./lazarus} job whose output is collected line by line. */
+    private record StartedJob(Process process, StringBuilder output, Thread reader) {
+        /** Starts the job and returns once rank 0 reported its NVM decision (or the job ended). */
+        static StartedJob start(String[] args) throws Exception {
+            List<String> command = new ArrayList<>(List.of(LazarusProcess.home().resolve("lazarus").toString()));
+            command.addAll(List.of(args));
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+            builder.environment().put("LAZARUS_NO_BUILD", "1");
+            Process process = builder.start();
+            StringBuilder output = new StringBuilder();
+            Thread reader = Thread.ofPlatform().start(() -> {
+                try (BufferedReader in = new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line; (line = in.readLine()) != null; ) {
+                        synchronized (output) {
+                            output.append(line).append('\n');
+                            output.notifyAll();
+                        }
+                    }
+                } catch (java.io.IOException ignored) {
+                    // the process ended
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+            synchronized (output) {
+                while (output.indexOf("lazarus: NVM ") < 0 && process.isAlive() && System.nanoTime() < deadline) {
+                    output.wait(100);
+                }
+            }
+            return new StartedJob(process, output, reader);
+        }
+
+        /** Waits for the job to end and returns everything it printed. */
+        String awaitEnd() throws Exception {
+            assertTrue(process.waitFor(240, TimeUnit.SECONDS), "the job did not end");
+            reader.join(10_000);
+            synchronized (output) {
+                return output.toString();
+            }
+        }
+    }
+
+    /**
+     * A JVM that runs ranks: an Open MPI rank, or MPJ's MulticoreStarter. Not mpirun, nor MPJ's starter.jar
+     * launcher: both name RankMain on their command lines, and killing either orphans ranks that run on.
+     */
+    private static boolean isRankJvm(ProcessHandle process) {
+        boolean java = process.info().command().map(c -> c.endsWith("/java")).orElse(false);
+        return java && process.info().commandLine().map(c -> c.contains("MulticoreStarter")
+                || (c.contains("RankMain") && !c.contains("starter.jar"))).orElse(false);
     }
 }

@@ -73,14 +73,15 @@ public final class Campaign {
      *
      * @param meanInconsistentRates per candidate object, its mean inconsistent rate at the crashes of phase none:
      *                              how much of it a crash left stale in NVM
-     * @param testsRun crash tests really run: phases that would repeat another (no critical object, or a plan that
-     *                 persists nothing) reuse its results
+     * @param testsRun  crash tests really run: phases that would repeat another (no critical object, or a plan that
+     *                  persists nothing) reuse its results
+     * @param phasesRun the phases whose crash tests really ran, in the order they ran
      */
     public record Report(String application, List<String> regions, double[] regionShares,
                          List<ObjectCorrelation> correlations, Map<String, Double> meanInconsistentRates,
                          List<String> critical, Phase none, Phase objects, Phase plan, Phase best,
                          RegionPlan selection, PersistencePlan persistencePlan, Tau tau, Timing timing,
-                         Settings settings, int testsRun) {
+                         Settings settings, int testsRun, List<String> phasesRun) {
     }
 
     /** Told what is happening, for a progress display. */
@@ -141,7 +142,7 @@ public final class Campaign {
                 Phase.of("none", none.results()),
                 Phase.of("objects", objects.results()), Phase.of("plan", planned.results()),
                 Phase.of("best", best.results()), selection, chosen, tau, timing, settings,
-                testsRun(none, best, objects, planned));
+                testsRun(none, best, objects, planned), phasesRun(none, best, objects, planned));
     }
 
     private CrashTestEngine.PhaseResult phase(CampaignTarget target, PersistencePlan plan, String name, int index,
@@ -186,6 +187,22 @@ public final class Campaign {
                 new java.util.IdentityHashMap<>()); // reused phases are the same object
         run.addAll(List.of(phases));
         return run.stream().mapToInt(p -> p.results().size()).sum();
+    }
+
+    /** Names of the phases measured in their own right, given none, best, objects and plan in that order. */
+    private static List<String> phasesRun(CrashTestEngine.PhaseResult none, CrashTestEngine.PhaseResult best,
+                                          CrashTestEngine.PhaseResult objects, CrashTestEngine.PhaseResult plan) {
+        List<String> run = new ArrayList<>(List.of("none"));
+        if (best != none) {
+            run.add("best");
+        }
+        if (objects != none) {
+            run.add("objects");
+        }
+        if (plan != none && plan != best && plan != objects) {
+            run.add("plan");
+        }
+        return List.copyOf(run);
     }
 
     private static int[] everywhere(int regions) {

@@ -62,6 +62,11 @@ final class CampaignReportWriter {
             }
             json.writeEndObject();
             json.writeNumberField("tests", report.testsRun());
+            json.writeArrayFieldStart("phases_run");
+            for (String phase : report.phasesRun()) {
+                json.writeString(phase);
+            }
+            json.writeEndArray();
             json.writeNumberField("seconds", seconds);
             json.writeNumberField("seed", report.settings().seed());
             json.writeEndObject();
