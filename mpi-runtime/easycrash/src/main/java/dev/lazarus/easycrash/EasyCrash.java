@@ -1,6 +1,7 @@
 package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.heap.HeapLayout;
+import dev.lazarus.easycrash.heap.RankLock;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
@@ -66,8 +67,21 @@ public final class EasyCrash implements AutoCloseable {
                 .orElse(PersistencePlan.none(application, regions));
         PersistentHeap.Config config = new PersistentHeap.Config(settings.nvmDirectory(), settings.jobId(),
                 comm.rank(), comm.size(), settings.heapSize(), signature, tracer);
-        PersistentHeap heap = settings.restart() ? PersistentHeap.open(config)
-                : PersistentHeap.openFresh(config, RecoveryState.fresh("NVM restart is off"));
+        PersistentHeap heap = null;
+        String inUse = null;
+        try {
+            heap = settings.restart() ? PersistentHeap.open(config)
+                    : PersistentHeap.openFresh(config, RecoveryState.fresh("NVM restart is off"));
+        } catch (RankLock.NvmStateInUseException e) {
+            inUse = e.getMessage();
+        }
+        // Every rank must leave the same way: a rank whose state is held by a live earlier rank stops them all.
+        if (comm.allreduce(inUse == null ? 0L : 1L, ReduceOp.MAX) != 0) {
+            if (heap != null) {
+                heap.close();
+            }
+            throw new IllegalArgumentException(firstReason(comm, inUse));
+        }
         RecoveryState agreed = agree(comm, heap.recovery());
         if (heap.recovery().kind() == RecoveryState.Kind.RESUMABLE && agreed.kind() != RecoveryState.Kind.RESUMABLE) {
             heap.close();
@@ -96,9 +110,8 @@ public final class EasyCrash implements AutoCloseable {
         boolean anyUnusable = kinds[RecoveryState.Kind.UNUSABLE.ordinal()] == 1;
         boolean anyFresh = kinds[RecoveryState.Kind.FRESH.ordinal()] == 1;
         if (anyUnusable) {
-            long first = comm.allreduce(mine.kind() == RecoveryState.Kind.UNUSABLE ? comm.rank() : Long.MAX_VALUE,
-                    ReduceOp.MIN);
-            return RecoveryState.unusable("rank " + first + ": " + broadcast(comm, mine.reason(), (int) first));
+            return RecoveryState.unusable(firstReason(comm,
+                    mine.kind() == RecoveryState.Kind.UNUSABLE ? mine.reason() : null));
         }
         if (anyFresh) {
             boolean allFresh = kinds[RecoveryState.Kind.RESUMABLE.ordinal()] == 0;
@@ -113,6 +126,16 @@ public final class EasyCrash implements AutoCloseable {
         return new RecoveryState(RecoveryState.Kind.RESUMABLE, (int) low,
                 "bookmarks disagree across ranks (iterations " + low + " to " + high + "): resuming every rank at "
                         + low);
+    }
+
+    /**
+     * "rank r: reason" of the lowest rank that has a reason (collective; at least one rank must have one).
+     *
+     * @param mine this rank's reason, or {@code null}
+     */
+    private static String firstReason(Comm comm, String mine) {
+        long first = comm.allreduce(mine != null ? comm.rank() : Long.MAX_VALUE, ReduceOp.MIN);
+        return "rank " + first + ": " + broadcast(comm, mine, (int) first);
     }
 
     private static String broadcast(Comm comm, String text, int root) {

@@ -4,6 +4,7 @@ import dev.lazarus.easycrash.heap.HeapFile;
 import dev.lazarus.easycrash.heap.HeapLayout;
 import dev.lazarus.easycrash.heap.ObjectDescriptor;
 import dev.lazarus.easycrash.heap.ObjectDirectory;
+import dev.lazarus.easycrash.heap.RankLock;
 import dev.lazarus.easycrash.persist.CacheLineWriter;
 import dev.lazarus.easycrash.persist.PmemCacheLineWriter;
 import dev.lazarus.easycrash.persist.SyncMappingCacheLineWriter;
@@ -42,6 +43,7 @@ public final class PersistentHeap implements AutoCloseable {
     private final Map<String, DataObject> attached = new HashMap<>();
     private final Path heapPath;
     private final Path directoryPath;
+    private RankLock lock;
     private boolean closed;
 
     private PersistentHeap(HeapFile file, ObjectDirectory directory, RecoveryState recovery, AccessTracer tracer,
@@ -87,12 +89,42 @@ public final class PersistentHeap implements AutoCloseable {
         Path directoryPath() {
             return jobDirectory().resolve("rank-" + rank + ".objects");
         }
+
+        Path lockPath() {
+            return jobDirectory().resolve("rank-" + rank + ".lock");
+        }
     }
 
-    /** Attaches this rank's heap, validating whatever an earlier run left. */
+    /** A way of attaching a heap once this rank's lock is held. */
+    private interface LockedOpen {
+        PersistentHeap open() throws IOException;
+    }
+
+    /**
+     * Attaches this rank's heap, validating whatever an earlier run left.
+     *
+     * @throws RankLock.NvmStateInUseException when a live rank of an earlier launch still holds this rank's state;
+     *                                         nothing was touched then
+     */
     public static PersistentHeap open(Config config) throws IOException {
+        return locked(config, () -> openLocked(config));
+    }
+
+    private static PersistentHeap locked(Config config, LockedOpen opener) throws IOException {
         Files.createDirectories(config.jobDirectory(),
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        RankLock lock = RankLock.acquire(config.lockPath());
+        try {
+            PersistentHeap heap = opener.open();
+            heap.lock = lock;
+            return heap;
+        } catch (IOException | RuntimeException | Error e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static PersistentHeap openLocked(Config config) throws IOException {
         HeapFile.CacheLineWriterFactory writers = PersistentHeap::writerFor;
         HeapFile.Identity identity = new HeapFile.Identity(config.jobId(), config.rank(), config.worldSize());
         if (!Files.exists(config.heapPath()) && !Files.exists(config.directoryPath())) {
@@ -170,10 +202,9 @@ public final class PersistentHeap implements AutoCloseable {
      * rank's NVM state is unusable and the whole job must roll back.
      */
     public static PersistentHeap openFresh(Config config, RecoveryState state) throws IOException {
-        Files.createDirectories(config.jobDirectory(),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-        return discard(config, new HeapFile.Identity(config.jobId(), config.rank(), config.worldSize()),
-                PersistentHeap::writerFor, state);
+        return locked(config, () -> discard(config,
+                new HeapFile.Identity(config.jobId(), config.rank(), config.worldSize()), PersistentHeap::writerFor,
+                state));
     }
 
     private static PersistentHeap discard(Config config, HeapFile.Identity identity,
@@ -266,9 +297,17 @@ public final class PersistentHeap implements AutoCloseable {
 
     /** Closes the heap and deletes its files: the run they served has finished. */
     public void release() throws IOException {
-        close();
-        Files.deleteIfExists(heapPath);
-        Files.deleteIfExists(directoryPath);
+        RankLock held = lock;
+        lock = null; // kept until the files are gone, so that no relaunch attaches a heap being deleted
+        try {
+            close();
+            Files.deleteIfExists(heapPath);
+            Files.deleteIfExists(directoryPath);
+        } finally {
+            if (held != null) {
+                held.close();
+            }
+        }
     }
 
     /** Path of the heap file (its object directory is beside it). */
@@ -296,8 +335,14 @@ public final class PersistentHeap implements AutoCloseable {
     public void close() {
         if (!closed) {
             closed = true;
-            directory.close();
-            file.close();
+            try {
+                directory.close();
+                file.close();
+            } finally {
+                if (lock != null) {
+                    lock.close();
+                }
+            }
         }
     }
 }

@@ -66,7 +66,12 @@ public final class ThreadComm extends AbstractComm {
             }
             return results;
         } finally {
+            // Every rank thread must be gone (and have closed its heap) before the caller goes on, as every rank
+            // process is gone when a job ends.
             pool.shutdownNow();
+            if (!pool.awaitTermination(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("rank threads still run " + TIMEOUT_SECONDS + " s after the job ended");
+            }
         }
     }
 
