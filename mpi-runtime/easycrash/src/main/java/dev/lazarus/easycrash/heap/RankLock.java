@@ -16,12 +16,10 @@ import java.util.Set;
  * holder dies, so a crashed rank never leaves it behind; the empty lock file stays.
  */
 public final class RankLock implements AutoCloseable {
-    private final FileChannel channel;
-    private final FileLock lock;
+    private final FileChannel channel; // its lock goes when it closes
 
-    private RankLock(FileChannel channel, FileLock lock) {
+    private RankLock(FileChannel channel) {
         this.channel = channel;
-        this.lock = lock;
     }
 
     /**
@@ -47,7 +45,7 @@ public final class RankLock implements AutoCloseable {
                     + " earlier launch of this job (" + file.getFileName() + " is locked): wait for it to end or"
                     + " stop it, then relaunch");
         }
-        return new RankLock(channel, lock);
+        return new RankLock(channel);
     }
 
     /** Releases the lock; idempotent. */
@@ -58,11 +56,6 @@ public final class RankLock implements AutoCloseable {
         } catch (IOException e) {
             // Closing a lock file's channel cannot lose data; the lock goes with the process at the latest.
         }
-    }
-
-    /** Whether this lock is still held. */
-    public boolean held() {
-        return lock.isValid();
     }
 
     /** Another live rank holds a rank's NVM state. */
