@@ -138,11 +138,12 @@ public final class Campaign {
             planned = phase(target, chosen, "plan", 4, progress);
         }
 
+        Map<String, CrashTestEngine.PhaseResult> run = phasesRun(none, best, objects, planned);
         return new Report(app, regions, none.regionShares(), correlations, meanRates(none), critical,
                 Phase.of("none", none.results()),
                 Phase.of("objects", objects.results()), Phase.of("plan", planned.results()),
                 Phase.of("best", best.results()), selection, chosen, tau, timing, settings,
-                testsRun(none, best, objects, planned), phasesRun(none, best, objects, planned));
+                run.values().stream().mapToInt(p -> p.results().size()).sum(), List.copyOf(run.keySet()));
     }
 
     private CrashTestEngine.PhaseResult phase(CampaignTarget target, PersistencePlan plan, String name, int index,
@@ -182,27 +183,21 @@ public final class Campaign {
         return means;
     }
 
-    private static int testsRun(CrashTestEngine.PhaseResult... phases) {
-        java.util.Set<CrashTestEngine.PhaseResult> run = java.util.Collections.newSetFromMap(
-                new java.util.IdentityHashMap<>()); // reused phases are the same object
-        run.addAll(List.of(phases));
-        return run.stream().mapToInt(p -> p.results().size()).sum();
-    }
-
-    /** Names of the phases measured in their own right, given none, best, objects and plan in that order. */
-    private static List<String> phasesRun(CrashTestEngine.PhaseResult none, CrashTestEngine.PhaseResult best,
-                                          CrashTestEngine.PhaseResult objects, CrashTestEngine.PhaseResult plan) {
-        List<String> run = new ArrayList<>(List.of("none"));
-        if (best != none) {
-            run.add("best");
+    /**
+     * The phases measured in their own right, by name, given none, best, objects and plan in that order: a phase that
+     * reuses another's results (the same object) is left out.
+     */
+    private static Map<String, CrashTestEngine.PhaseResult> phasesRun(CrashTestEngine.PhaseResult none,
+            CrashTestEngine.PhaseResult best, CrashTestEngine.PhaseResult objects, CrashTestEngine.PhaseResult plan) {
+        Map<String, CrashTestEngine.PhaseResult> run = new java.util.LinkedHashMap<>();
+        run.put("none", none);
+        for (Map.Entry<String, CrashTestEngine.PhaseResult> phase : List.of(Map.entry("best", best),
+                Map.entry("objects", objects), Map.entry("plan", plan))) {
+            if (run.values().stream().noneMatch(seen -> seen == phase.getValue())) {
+                run.put(phase.getKey(), phase.getValue());
+            }
         }
-        if (objects != none) {
-            run.add("objects");
-        }
-        if (plan != none && plan != best && plan != objects) {
-            run.add("plan");
-        }
-        return List.copyOf(run);
+        return run;
     }
 
     private static int[] everywhere(int regions) {
