@@ -14,6 +14,11 @@ public abstract sealed class DataObject permits DoubleArray, LongArray, IntArray
     final ObjectRole role;
     final MemorySegment segment;
     final long heapOffset;
+    /**
+     * The campaign's tracer, or {@code null}. A restart test in a campaign JVM runs untraced heaps; a null check there
+     * costs a predictable branch, where a no-op tracer would make every access a megamorphic call (the traced run's
+     * tracers share the call site) and run the restarts several times slower.
+     */
     final AccessTracer tracer;
     final int length;
 

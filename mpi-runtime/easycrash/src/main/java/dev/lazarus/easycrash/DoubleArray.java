@@ -16,14 +16,14 @@ public final class DoubleArray extends DataObject {
     }
 
     public double get(int index) {
-        if (Tracing.ENABLED) {
+        if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
         return segment.getAtIndex(LAYOUT, index);
     }
 
     public void set(int index, double value) {
-        if (Tracing.ENABLED) {
+        if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
         segment.setAtIndex(LAYOUT, index, value);

@@ -16,14 +16,14 @@ public final class IntArray extends DataObject {
     }
 
     public int get(int index) {
-        if (Tracing.ENABLED) {
+        if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 2), 4);
         }
         return segment.getAtIndex(LAYOUT, index);
     }
 
     public void set(int index, int value) {
-        if (Tracing.ENABLED) {
+        if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 2), 4);
         }
         segment.setAtIndex(LAYOUT, index, value);

@@ -16,14 +16,14 @@ public final class LongArray extends DataObject {
     }
 
     public long get(int index) {
-        if (Tracing.ENABLED) {
+        if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
         return segment.getAtIndex(LAYOUT, index);
     }
 
     public void set(int index, long value) {
-        if (Tracing.ENABLED) {
+        if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
         segment.setAtIndex(LAYOUT, index, value);

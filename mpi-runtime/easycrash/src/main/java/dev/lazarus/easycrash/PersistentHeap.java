@@ -39,6 +39,7 @@ public final class PersistentHeap implements AutoCloseable {
     private final HeapFile file;
     private final ObjectDirectory directory;
     private final RecoveryState recovery;
+    /** {@code null} when untraced: accessors then skip the call, which keeps untraced runs in a campaign JVM fast. */
     private final AccessTracer tracer;
     private final Map<String, DataObject> attached = new HashMap<>();
     private final Path heapPath;
@@ -53,7 +54,7 @@ public final class PersistentHeap implements AutoCloseable {
         this.file = file;
         this.directory = directory;
         this.recovery = recovery;
-        this.tracer = tracer == null ? AccessTracer.NONE : tracer;
+        this.tracer = tracer;
     }
 
     /**
@@ -289,7 +290,9 @@ public final class PersistentHeap implements AutoCloseable {
         file.writeMarker(region + 1L);
         for (DataObject object : objects) {
             file.writer().writeBack(object.segment(), 0, object.byteSize());
-            tracer.persist(object.heapOffset(), object.byteSize());
+            if (tracer != null) {
+                tracer.persist(object.heapOffset(), object.byteSize());
+            }
         }
         file.writer().drain();
         file.writeMarker(0);

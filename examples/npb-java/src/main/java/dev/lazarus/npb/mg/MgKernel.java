@@ -26,9 +26,10 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * {@code nx^3} points, slab-decomposed along z (see {@link MgGrid}; coarse levels with fewer planes than ranks are
  * replicated). Verification: relative error of the final residual L2 norm {@code rnm2} against NPB's reference.
  *
- * <p><b>Named data objects</b> (NPB's names), each one persistent-heap object holding every level as NPB's
- * {@code u(ir(k))} does (level {@code k}'s local array starts at element {@code ir[k]}, the finest level first):
- * {@code u} the approximate solution and its corrections; {@code r} the residual; {@code v} the right-hand side
+ * <p><b>Named data objects</b> (NPB's names) in the persistent heap: {@code r} the residual, one object holding every
+ * level as NPB's {@code r(ir(k))} does (level {@code k}'s local array starts at element {@code ir[k]}, the finest level
+ * first); the approximate solution split in two, {@code u} its finest level and {@code uCoarse} the coarser levels'
+ * corrections in NPB's order; {@code v} the right-hand side
  * (finest level only); {@code rFull} the whole residual of the transition level, gathered before restricting onto a
  * replicated level (only with more than one rank); {@code a} and {@code c} the operator and smoother coefficients
  * (four constants each, plain arrays).
@@ -45,15 +46,18 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * </ol>
  * {@link #progress(int)} at the start of an iteration only prints NPB's "iter" line and is not a region.
  *
- * <p><b>EasyCrash.</b> {@code u} and {@code r} are the candidates (the paper's Table 7): they live through the main
- * loop and are written in it, and a restart takes them from NVM as they are. Between iterations the state of MG is
- * exactly the finest levels of {@code u} and {@code r} (every coarser level is recomputed from them before it is
- * read), so a restart at an iteration boundary reproduces the uninterrupted run bit for bit. {@code v} is never written
- * in the loop and {@code rFull} is scratch: both are {@link ObjectRole#REINITIALIZED}, {@code v} rebuilt by zran3 in
- * {@link #initialize} on every start. The norms are recomputed from {@code r} in the last iteration, so nothing else
- * needs to survive. NPB's timed section also holds the initial resid and norm2u3 before the loop; on a fresh start
- * {@link #initialize} runs them as the last step of initializing the candidates, times them, and the report adds that
- * time to the loop's.
+ * <p><b>EasyCrash.</b> {@code u}, the finest level of the solution, is the candidate that matters (the paper's
+ * Table 7 and §3: persisting {@code u} is what makes MG recompute): it lives through the main loop, is written in it,
+ * and a restart takes it from NVM as it is. {@code uCoarse}, the coarser levels, is a candidate too, but every V-cycle
+ * zeroes each level before reading it. Between
+ * iterations the state of MG is exactly the finest level of {@code u}: every coarser level is recomputed from the
+ * finest before it is read, and the finest residual {@code r = v - A u} is what NPB's timed prologue computes before
+ * the loop, so {@link #initialize} recomputes it on every start (on a restart from the {@code u} NVM kept). A restart
+ * at an iteration boundary therefore reproduces the uninterrupted run bit for bit. {@code r} (every level), {@code v}
+ * (never written in the loop, rebuilt by zran3) and the scratch {@code rFull} are {@link ObjectRole#REINITIALIZED}.
+ * The norms are recomputed from {@code r} in the last iteration, so nothing else needs to survive. NPB's timed section
+ * holds the pre-loop resid (and on a fresh start norm2u3); {@link #initialize} runs them last, times them, and the
+ * report adds that time to the loop's.
  */
 public final class MgKernel implements RecomputableApplication, Recomputable {
     private static final String NAME = "npb.MG";
@@ -73,16 +77,22 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     private int lb;
     private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
 
-    /** Element offset of level k's local array in {@link #u} and {@link #r} (k = lb..lt). */
+    /** Element offset of level k's local array in {@link #r} (k = lb..lt); see {@link #uOff} for u's levels. */
     private int[] ir;
-    /** Elements of {@link #u} and of {@link #r}: all levels. */
+    /** Elements of {@link #r}: all levels. */
     private int levelsSize;
 
-    /** Approximate solution, every level (candidate). */
+    /** Approximate solution on the finest level (candidate). */
     private DoubleArray u;
+    /**
+     * The coarser levels' corrections (a candidate too, though each is zeroed before it is read). A data object of its
+     * own so that a crash test's inconsistent rate of {@code u} measures the finest level, the state of MG, and not
+     * the coarse levels every V-cycle rewrites (which would hide u's correlation with recomputation).
+     */
+    private DoubleArray uCoarse;
     /** Right-hand side on the finest level (re-initialized). */
     private DoubleArray v;
-    /** Residual, every level (candidate). */
+    /** Residual, every level (re-initialized from u and v on every start). */
     private DoubleArray r;
     /** Coefficients of the residual operator A. */
     private double[] a;
@@ -100,7 +110,7 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     private final double[] reduced = new double[2];
     private double rnm2;
     private double rnmu;
-    /** Slowest rank's seconds of NPB's timed pre-loop resid and norm2u3 in this start (0 on a restart). */
+    /** Slowest rank's seconds of NPB's timed pre-loop resid (and on a fresh start norm2u3) in this start. */
     private double prologueSeconds;
     /** How the last {@link #run} went under EasyCrash (for tests). */
     private RecomputingRun.Outcome outcome;
@@ -125,8 +135,7 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         prepare(comm, args);
         header();
         outcome = RecomputingRun.run(comm, this, settings, null, System.err);
-        // NPB's timed section is the pre-loop resid and norm2u3 plus the loop; the prologue ran in this attempt only
-        // if it started fresh (a restart resumes with r from NVM).
+        // NPB's timed section is the pre-loop resid and norm2u3 plus the loop; a restart runs the resid only.
         double seconds = outcome.seconds() + prologueSeconds;
         if (comm.rank() == 0) {
             report(seconds, outcome.verdict());
@@ -214,13 +223,15 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
 
     @Override
     public long heapBytes() {
-        return 2 * pageAligned(8L * levelsSize) + pageAligned(8L * grid.size(lt)) + pageAligned(8L * fullSize());
+        return pageAligned(8L * levelsSize) + 2 * pageAligned(8L * grid.size(lt))
+                + pageAligned(8L * (levelsSize - grid.size(lt))) + pageAligned(8L * fullSize());
     }
 
     @Override
     public void attach(EasyCrash easyCrash) {
-        u = easyCrash.doubles("u", levelsSize);
-        r = easyCrash.doubles("r", levelsSize);
+        u = easyCrash.doubles("u", grid.size(lt));
+        uCoarse = easyCrash.doubles("uCoarse", levelsSize - grid.size(lt));
+        r = easyCrash.doubles("r", levelsSize, ObjectRole.REINITIALIZED);
         v = easyCrash.doubles("v", grid.size(lt), ObjectRole.REINITIALIZED);
         int full = fullSize();
         rFull = full == 0 ? null : easyCrash.doubles("rFull", full, ObjectRole.REINITIALIZED);
@@ -228,33 +239,31 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
 
     /**
      * Builds {@code v} (zran3); on a fresh start also NPB's untimed warm-up (V-cycle and residual from
-     * {@code u = 0}, see {@link #warmUpCycles()}), then the candidates' initial state {@code u = 0},
-     * {@code r = v - A u}, whose resid and norm2u3 are NPB's timed prologue. On a restart {@code u} and {@code r}
-     * stay as NVM kept them.
+     * {@code u = 0}, see {@link #warmUpCycles()}) and then {@code u = 0}. Last, timed as NPB's prologue, the residual
+     * {@code r = v - A u} (on a restart from the {@code u} NVM kept) and on a fresh start its norm2u3.
      */
     @Override
     public void initialize(boolean fresh) {
         long start = System.nanoTime();
         MgInit.zran3(v, grid, comm, halo);
-        prologueSeconds = 0.0;
         if (fresh) {
-            MgOps.zero3(u, ir[lt], grid.size(lt));
+            MgOps.zero3(u, 0, grid.size(lt));
             for (int cycle = warmUpCycles(); cycle > 0; cycle--) {
                 resid();
                 norm2u3();
                 mg3P();
                 resid();
             }
-            MgOps.zero3(u, ir[lt], grid.size(lt));
+            MgOps.zero3(u, 0, grid.size(lt));
         }
         comm.barrier();
         double tinit = (System.nanoTime() - start) * 1.0e-9;
+        long prologue = System.nanoTime();
+        resid();
         if (fresh) {
-            long prologue = System.nanoTime();
-            resid();
             norm2u3();
-            prologueSeconds = comm.allreduce((System.nanoTime() - prologue) * 1.0e-9, ReduceOp.MAX);
         }
+        prologueSeconds = comm.allreduce((System.nanoTime() - prologue) * 1.0e-9, ReduceOp.MAX);
         if (!quiet && comm.rank() == 0) {
             System.out.printf(Locale.ROOT, " Initialization time: %15.3f seconds%n%n", tinit);
         }
@@ -330,14 +339,14 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
 
     /** Region 2: approximate solution on the coarsest grid. */
     private void solveCoarsest() {
-        MgOps.zero3(u, ir[lb], grid.size(lb));
+        MgOps.zero3(uLevel(lb), uOff(lb), grid.size(lb));
         psinv(lb);
     }
 
     /** Region 3: on the way up, prolongate the coarser correction, form the residual and smooth. */
     private void prolongateAndSmooth() {
         for (int k = lb + 1; k <= lt - 1; k++) {
-            MgOps.zero3(u, ir[k], grid.size(k));
+            MgOps.zero3(uLevel(k), uOff(k), grid.size(k));
             interp(k);
             residAt(k, r, ir[k]);
             psinv(k);
@@ -361,15 +370,15 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     /** r[k] = rhs - A u[k], then its ghosts; {@code rhs} at element {@code rhsOff} may be r[k] itself. */
     private void residAt(int k, DoubleArray rhs, int rhsOff) {
         int m1 = grid.m1(k);
-        MgOps.resid(u, ir[k], rhs, rhsOff, r, ir[k], m1, m1, grid.m3(k), a, w1, w2);
+        MgOps.resid(uLevel(k), uOff(k), rhs, rhsOff, r, ir[k], m1, m1, grid.m3(k), a, w1, w2);
         halo.comm3(r, ir[k], k);
     }
 
     /** u[k] += C r[k], then its ghosts. */
     private void psinv(int k) {
         int m1 = grid.m1(k);
-        MgOps.psinv(r, ir[k], u, ir[k], m1, m1, grid.m3(k), c, w1, w2);
-        halo.comm3(u, ir[k], k);
+        MgOps.psinv(r, ir[k], uLevel(k), uOff(k), m1, m1, grid.m3(k), c, w1, w2);
+        halo.comm3(uLevel(k), uOff(k), k);
     }
 
     /** r[k-1] = P r[k], then its ghosts; a replicated coarse level restricts from the gathered fine level. */
@@ -392,8 +401,18 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     /** u[k] += Q u[k-1]; ghosts included, so no exchange is needed (as in NPB). */
     private void interp(int k) {
         int j = k - 1;
-        MgOps.interp(u, ir[j], grid.m1(j), grid.m1(j), grid.zOff[j],
-                u, ir[k], grid.m1(k), grid.m1(k), grid.m3(k), grid.zOff[k], w1, w2, w3);
+        MgOps.interp(uLevel(j), uOff(j), grid.m1(j), grid.m1(j), grid.zOff[j],
+                uLevel(k), uOff(k), grid.m1(k), grid.m1(k), grid.m3(k), grid.zOff[k], w1, w2, w3);
+    }
+
+    /** The object holding level k of the solution: {@link #u} for the finest, {@link #uCoarse} below. */
+    private DoubleArray uLevel(int k) {
+        return k == lt ? u : uCoarse;
+    }
+
+    /** Element offset of level k's local array in {@link #uLevel}: NPB's ir(k) less the finest level. */
+    private int uOff(int k) {
+        return k == lt ? 0 : ir[k] - grid.size(lt);
     }
 
     /** NPB's norm2u3 on the finest residual: L2 norm into rnm2, max norm into rnmu. */

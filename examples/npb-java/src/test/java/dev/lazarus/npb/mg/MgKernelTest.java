@@ -127,7 +127,7 @@ class MgKernelTest {
     }
 
     /**
-     * A crash between iterations (the bookmark says iteration 3, u and r hold the end of iteration 2): the restart
+     * A crash between iterations (the bookmark says iteration 3, u holds the end of iteration 2 and r is recomputed from it): the restart
      * resumes at iteration 3 and reproduces the uninterrupted run's norm bit for bit.
      */
     @ParameterizedTest(name = "{0} thread ranks")
@@ -149,9 +149,9 @@ class MgKernelTest {
 
     /**
      * Crashes inside iteration 2. Before region 4 only coarse levels have changed and the restart recomputes them:
-     * it resumes and verifies. After region 4 (correctFinest) u already holds this iteration's correction and r an
-     * intermediate residual: the restarted iteration corrects u a second time from that r, the norm misses NPB's by
-     * far, and the job rolls back and ends verified.
+     * it resumes and verifies. After region 4 (correctFinest) u already holds this iteration's correction: the
+     * restarted iteration corrects u a second time, the norm misses NPB's by far, and the job rolls back and ends
+     * verified.
      */
     @ParameterizedTest(name = "{0} ranks, crash after {1} regions")
     @CsvSource({"1, 3", "2, 3", "1, 4", "2, 4"})
@@ -164,7 +164,7 @@ class MgKernelTest {
                 assertTrue(o.run().resumed(), "coarse levels are recomputed: the restart verifies");
                 assertEquals(2, o.run().firstIteration());
             } else {
-                assertTrue(o.run().rolledBack(), "u and r inconsistent: the restart fails and rolls back");
+                assertTrue(o.run().rolledBack(), "u corrected twice: the restart fails and rolls back");
                 assertEquals(1, o.run().firstIteration());
             }
         }

@@ -10,7 +10,7 @@ package dev.lazarus.easycrash.trace;
  */
 public interface AccessTracer {
 
-    /** Traces nothing: what untraced heaps use, so that a campaign JVM (tracing on) can also run them. */
+    /** Traces nothing (a tracer not yet bound to its model, for instance). Untraced heaps pass {@code null} instead. */
     AccessTracer NONE = new AccessTracer() {
         @Override
         public void load(long address, int bytes) {
