@@ -150,7 +150,8 @@ public final class CampaignMain {
         for (int k = 0; k < report.regions().size(); k++) {
             int every = report.persistencePlan().every(k);
             if (every > 0) {
-                parts.add(report.regions().get(k) + (every == 1 ? " every time" : " every " + every + "th time"));
+                String often = every == 1 ? " every iteration" : " every " + every + " iterations";
+                parts.add(report.regions().get(k) + often);
             }
         }
         return parts.isEmpty() ? "no region (persisting does not pay)" : String.join(", ", parts);

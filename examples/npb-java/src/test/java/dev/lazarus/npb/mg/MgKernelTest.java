@@ -127,8 +127,8 @@ class MgKernelTest {
     }
 
     /**
-     * A crash between iterations (the bookmark says iteration 3, u holds the end of iteration 2 and r is recomputed from it): the restart
-     * resumes at iteration 3 and reproduces the uninterrupted run's norm bit for bit.
+     * A crash between iterations (the bookmark says iteration 3, u holds the end of iteration 2 and r is recomputed
+     * from it): the restart resumes at iteration 3 and reproduces the uninterrupted run's norm bit for bit.
      */
     @ParameterizedTest(name = "{0} thread ranks")
     @ValueSource(ints = {1, 2, 4})
