@@ -47,17 +47,18 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * {@link #progress(int)} at the start of an iteration only prints NPB's "iter" line and is not a region.
  *
  * <p><b>EasyCrash.</b> {@code u}, the finest level of the solution, is the candidate that matters (the paper's
- * Table 7 and §3: persisting {@code u} is what makes MG recompute): it lives through the main loop, is written in it,
- * and a restart takes it from NVM as it is. {@code uCoarse}, the coarser levels, is a candidate too, but every V-cycle
- * zeroes each level before reading it. Between
- * iterations the state of MG is exactly the finest level of {@code u}: every coarser level is recomputed from the
- * finest before it is read, and the finest residual {@code r = v - A u} is what NPB's timed prologue computes before
- * the loop, so {@link #initialize} recomputes it on every start (on a restart from the {@code u} NVM kept). A restart
- * at an iteration boundary therefore reproduces the uninterrupted run bit for bit. {@code r} (every level), {@code v}
- * (never written in the loop, rebuilt by zran3) and the scratch {@code rFull} are {@link ObjectRole#REINITIALIZED}.
- * The norms are recomputed from {@code r} in the last iteration, so nothing else needs to survive. NPB's timed section
- * holds the pre-loop resid (and on a fresh start norm2u3); {@link #initialize} runs them last, times them, and the
- * report adds that time to the loop's.
+ * Table 7 and §3): it lives through the main loop, is written in it, and a restart takes it from NVM as it is.
+ * {@code uCoarse}, the coarser levels, is a candidate too, but every V-cycle zeroes each level before reading it.
+ * Between iterations the state of MG is exactly the finest level of {@code u}: every coarser level is recomputed from
+ * the finest before it is read, and the finest residual {@code r = v - A u} is what NPB's timed prologue computes
+ * before the loop, so {@link #initialize} recomputes it on every start (on a restart from the {@code u} NVM kept). A
+ * restart at an iteration boundary therefore reproduces the uninterrupted run bit for bit. A crash in
+ * {@code correctFinest} or {@code resid} (at class S 84% of the loop's accesses) finds {@code u} already corrected
+ * for the iteration the restart repeats, which NPB's check of rnm2 rejects however well {@code u} was persisted.
+ * {@code r} (every level), {@code v} (never written in the loop, rebuilt by zran3) and the scratch {@code rFull} are
+ * {@link ObjectRole#REINITIALIZED}. The norms are recomputed from {@code r} in the last iteration, so nothing else
+ * needs to survive. NPB's timed section holds the pre-loop resid (and on a fresh start norm2u3); {@link #initialize}
+ * runs them last, times them, and the report adds that time to the loop's.
  */
 public final class MgKernel implements RecomputableApplication, Recomputable {
     private static final String NAME = "npb.MG";
