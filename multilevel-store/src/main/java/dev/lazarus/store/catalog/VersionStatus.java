@@ -1,0 +1,28 @@
+package dev.lazarus.store.catalog;
+
+import java.util.List;
+
+/**
+ * What a level holds of one version.
+ *
+ * @param version       the version
+ * @param worldSize     ranks the manifests say the job has; 0 if no manifest could be read
+ * @param ranksUsable   ranks whose chain (manifests, and data if verified) is intact
+ * @param full          true if every usable rank's checkpoint of this version is full
+ * @param bytes         data and manifest bytes of this version's own files (not its chain's)
+ * @param problems      one line per damaged or missing part, with the reason
+ * @param dataVerified  true if chunk checksums were checked, not just manifests
+ */
+public record VersionStatus(long version, int worldSize, List<Integer> ranksUsable, boolean full, long bytes,
+                            List<String> problems, boolean dataVerified) {
+
+    public VersionStatus {
+        ranksUsable = List.copyOf(ranksUsable);
+        problems = List.copyOf(problems);
+    }
+
+    /** @return true if every rank of the job has an intact chain at this level: restart can use it */
+    public boolean complete() {
+        return worldSize > 0 && ranksUsable.size() == worldSize && problems.isEmpty();
+    }
+}

@@ -1,0 +1,101 @@
+package dev.lazarus.store.format;
+
+import dev.lazarus.store.CorruptCheckpointException;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * Reads the chunks of a rank's data file as its manifest lists them, checking each chunk's CRC32C. The file's length
+ * must match the manifest's, so truncation is found before any chunk is read.
+ */
+public final class DataFileReader implements AutoCloseable {
+    private final Path file;
+    private final RankManifest manifest;
+    private final FileChannel channel;
+    private final CRC32C crc = new CRC32C();
+    private final Arena stagingArena = Arena.ofConfined();
+    private MemorySegment staging;
+
+    /** Opens the data file that {@code manifest} describes. */
+    public DataFileReader(Path file, RankManifest manifest) throws IOException {
+        this.file = file;
+        this.manifest = manifest;
+        try {
+            this.channel = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            stagingArena.close();
+            throw new CorruptCheckpointException(file + ": missing");
+        }
+        long size = channel.size();
+        if (size != manifest.dataLength()) {
+            close();
+            throw new CorruptCheckpointException(file + ": length=" + size + " but manifest says "
+                    + manifest.dataLength());
+        }
+    }
+
+    /**
+     * Reads chunk {@code chunk} into {@code target} at the chunk's offset within its variable and checks its CRC. On
+     * a mismatch the target range holds the damaged bytes: the caller must not use the restore.
+     */
+    public void readInto(int chunk, MemorySegment target) throws IOException {
+        ChunkTable chunks = manifest.chunks();
+        int length = chunks.length(chunk);
+        MemorySegment slice = target.asSlice(chunks.variableOffset(chunk), length);
+        MemorySegment landing = slice.isNative() ? slice : staging().asSlice(0, length);
+        read(chunk, landing);
+        if (landing != slice) {
+            MemorySegment.copy(landing, 0, slice, 0, length);
+        }
+    }
+
+    /** Reads chunk {@code chunk} and checks its CRC, keeping nothing. */
+    public void verify(int chunk) throws IOException {
+        read(chunk, staging().asSlice(0, manifest.chunks().length(chunk)));
+    }
+
+    private void read(int chunk, MemorySegment landing) throws IOException {
+        ChunkTable chunks = manifest.chunks();
+        ByteBuffer buffer = landing.asByteBuffer();
+        long position = chunks.dataOffset(chunk);
+        while (buffer.hasRemaining()) {
+            int n = channel.read(buffer, position);
+            if (n < 0) {
+                throw new CorruptCheckpointException(file + ": ends inside chunk " + chunk);
+            }
+            position += n;
+        }
+        buffer.flip();
+        crc.reset();
+        crc.update(buffer);
+        if ((int) crc.getValue() != chunks.crc(chunk)) {
+            throw new CorruptCheckpointException(file + ": chunk " + chunk + " (variable "
+                    + manifest.variables().get(chunks.variable(chunk)).name() + " offset="
+                    + chunks.variableOffset(chunk) + " length=" + chunks.length(chunk) + ") checksum mismatch");
+        }
+    }
+
+    private MemorySegment staging() {
+        if (staging == null) {
+            staging = stagingArena.allocate(ManifestLayout.MAX_CHUNK_BYTES, 4096);
+        }
+        return staging;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            channel.close();
+        } finally {
+            stagingArena.close();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package dev.lazarus.store.format;
+
+import dev.lazarus.store.level.SecureFiles;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
+/**
+ * Appends chunks of variables to a rank's data file, checksumming each, and records them in a {@link ChunkTable}.
+ * Native memory goes to the file without a copy; heap memory is staged through one reused direct buffer.
+ */
+public final class DataFileWriter implements AutoCloseable {
+    private final FileChannel channel;
+    private final ChunkTable chunks = new ChunkTable();
+    private final CRC32C crc = new CRC32C();
+    private final Arena stagingArena = Arena.ofConfined();
+    private MemorySegment staging;
+    private long position;
+
+    /** Creates (0600) or truncates the data file. */
+    public DataFileWriter(Path file) throws IOException {
+        this.channel = SecureFiles.openForWrite(file);
+    }
+
+    /**
+     * Appends {@code length} bytes of a variable's memory as one chunk.
+     *
+     * @param variable index of the variable in the manifest
+     * @param memory   the variable's memory
+     * @param offset   first byte, within the variable
+     * @param length   1 to {@link ManifestLayout#MAX_CHUNK_BYTES} bytes
+     */
+    public void append(int variable, MemorySegment memory, long offset, int length) throws IOException {
+        if (length < 1 || length > ManifestLayout.MAX_CHUNK_BYTES) {
+            throw new IllegalArgumentException("chunk length=" + length + " must be 1 to "
+                    + ManifestLayout.MAX_CHUNK_BYTES);
+        }
+        MemorySegment slice = memory.asSlice(offset, length);
+        if (!slice.isNative()) {
+            if (staging == null) {
+                staging = stagingArena.allocate(ManifestLayout.MAX_CHUNK_BYTES, 4096);
+            }
+            MemorySegment.copy(slice, 0, staging, 0, length);
+            slice = staging.asSlice(0, length);
+        }
+        ByteBuffer buffer = slice.asByteBuffer();
+        crc.reset();
+        crc.update(buffer);
+        buffer.rewind();
+        while (buffer.hasRemaining()) {
+            channel.write(buffer);
+        }
+        chunks.add(variable, offset, length, position, (int) crc.getValue());
+        position += length;
+    }
+
+    /** @return the chunks written so far */
+    public ChunkTable chunks() {
+        return chunks;
+    }
+
+    /** Makes the data durable; call before the manifest is published. */
+    public void force() throws IOException {
+        channel.force(false);
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            channel.close();
+        } finally {
+            stagingArena.close();
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package dev.lazarus.store.incremental;
+
+import dev.lazarus.store.ProtectedRegion;
+import dev.lazarus.store.dirty.BlockHashes;
+import dev.lazarus.store.dirty.ReceivedRanges;
+
+import java.util.BitSet;
+
+/** A protected region with its dirty-detection state: block hashes, received ranges, and reusable block sets. */
+final class TrackedRegion implements AutoCloseable {
+    static final long PAGE_SIZE = 4096;
+
+    final ProtectedRegion region;
+    final BlockHashes hashes;
+    final ReceivedRanges received;
+    final BitSet candidates;
+    final BitSet changed;
+    final BitSet pages;
+    final boolean pageTracked;
+
+    TrackedRegion(ProtectedRegion region, int blockSize, boolean pageTracked) {
+        this.region = region;
+        this.hashes = new BlockHashes(region.memory().byteSize(), blockSize);
+        this.received = new ReceivedRanges(region.memory(), blockSize);
+        this.candidates = new BitSet(hashes.blocks());
+        this.changed = new BitSet(hashes.blocks());
+        this.pages = new BitSet();
+        this.pageTracked = pageTracked;
+    }
+
+    long byteSize() {
+        return region.memory().byteSize();
+    }
+
+    /** Adds pages {@code [offset, offset + length)} to the written pages and their blocks to the candidates. */
+    void pagesWritten(long offset, long length) {
+        long end = Math.min(byteSize(), offset + length);
+        if (end <= offset) {
+            return;
+        }
+        pages.set((int) (offset / PAGE_SIZE), (int) ((end - 1) / PAGE_SIZE) + 1);
+        int blockSize = hashes.blockSize();
+        candidates.set((int) (offset / blockSize), (int) ((end - 1) / blockSize) + 1);
+    }
+
+    /** Adds the pages of the candidate blocks from receive hooks, for the page-level size. */
+    void pagesOfCandidates() {
+        int blockSize = hashes.blockSize();
+        for (int block = candidates.nextSetBit(0); block >= 0; block = candidates.nextSetBit(block + 1)) {
+            long start = (long) block * blockSize;
+            long end = Math.min(byteSize(), start + blockSize);
+            pages.set((int) (start / PAGE_SIZE), (int) ((end - 1) / PAGE_SIZE) + 1);
+        }
+    }
+
+    /** @return bytes of the written pages, the last page clipped to the region */
+    long pageBytes() {
+        long bytes = (long) pages.cardinality() * PAGE_SIZE;
+        long lastPage = (byteSize() - 1) / PAGE_SIZE;
+        if (byteSize() > 0 && pages.get((int) lastPage)) {
+            bytes -= (lastPage + 1) * PAGE_SIZE - byteSize();
+        }
+        return bytes;
+    }
+
+    /** @return bytes of the changed blocks, the last block clipped to the region */
+    long changedBytes() {
+        int blockSize = hashes.blockSize();
+        long bytes = (long) changed.cardinality() * blockSize;
+        int last = hashes.blocks() - 1;
+        if (last >= 0 && changed.get(last)) {
+            bytes -= (long) (last + 1) * blockSize - byteSize();
+        }
+        return bytes;
+    }
+
+    @Override
+    public void close() {
+        hashes.close();
+    }
+}

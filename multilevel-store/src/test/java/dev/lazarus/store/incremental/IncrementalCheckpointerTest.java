@@ -1,0 +1,238 @@
+package dev.lazarus.store.incremental;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.store.CorruptCheckpointException;
+import dev.lazarus.store.ElementType;
+import dev.lazarus.store.ProtectedRegion;
+import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.format.RankManifest;
+import dev.lazarus.store.level.CheckpointDirectory;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class IncrementalCheckpointerTest {
+    private static final int BLOCK = 512;
+
+    private Path dir;
+    private Arena arena;
+    private CheckpointDirectory l1;
+
+    @BeforeEach
+    void setUp() throws IOException {
+        dir = Files.createTempDirectory(Path.of("/dev/shm"), "lazarus-incr-test");
+        arena = Arena.ofShared();
+        l1 = new CheckpointDirectory(dir.resolve("l1"), "job1");
+    }
+
+    @AfterEach
+    void tearDown() throws IOException {
+        arena.close();
+        try (var walk = Files.walk(dir)) {
+            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+
+    private MemorySegment mapped(String name, long bytes) throws IOException {
+        try (FileChannel channel = FileChannel.open(dir.resolve(name), StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            return channel.map(FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+        }
+    }
+
+    private static void fill(MemorySegment memory, long seed) {
+        Random random = new Random(seed);
+        for (long i = 0; i < memory.byteSize() / 8; i++) {
+            memory.setAtIndex(ValueLayout.JAVA_DOUBLE, i, random.nextDouble());
+        }
+    }
+
+    @Test
+    void incrementHoldsOnlyChangedBlocksAndRestoresExactly() throws IOException {
+        MemorySegment x = mapped("x", 4 << 20);
+        fill(x, 1);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            CheckpointStats first = ckpt.checkpoint(1);
+            assertTrue(first.full());
+            assertEquals(4 << 20, first.dataBytes());
+            byte[] v1 = x.toArray(ValueLayout.JAVA_BYTE);
+            // Rewrite every page, change every 20th block: 5% of the blocks.
+            for (long block = 0; block < x.byteSize() / BLOCK; block++) {
+                long at = block * BLOCK + 8;
+                double value = x.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, at);
+                x.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at, block % 20 == 0 ? value + 1 : value);
+            }
+            CheckpointStats second = ckpt.checkpoint(2);
+            assertEquals(1, second.parentVersion());
+            assertEquals(4 << 20, second.pageLevelBytes());
+            assertEquals((x.byteSize() / BLOCK / 20 + 1) * BLOCK, second.blockLevelBytes());
+            assertEquals(second.blockLevelBytes(), second.dataBytes());
+            byte[] v2 = x.toArray(ValueLayout.JAVA_BYTE);
+
+            x.fill((byte) 0);
+            List<RankManifest> chain = ChainRestorer.restore(l1, 2, 0, 1, ckpt.regions());
+            assertEquals(List.of(1L, 2L), chain.stream().map(RankManifest::version).toList());
+            assertArrayEquals(v2, x.toArray(ValueLayout.JAVA_BYTE));
+            ChainRestorer.restore(l1, 1, 0, 1, ckpt.regions());
+            assertArrayEquals(v1, x.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
+    void fullEveryKBoundsTheChain() throws IOException {
+        MemorySegment x = mapped("x", 64 << 10);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 3, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            long[] parents = new long[7];
+            for (int v = 1; v <= 7; v++) {
+                x.set(ValueLayout.JAVA_LONG, 8L * v, v);
+                parents[v - 1] = ckpt.checkpoint(v).parentVersion();
+            }
+            assertArrayEquals(new long[] {-1, 1, 2, -1, 4, 5, -1}, parents);
+            assertEquals(2, ChainRestorer.chain(l1, 6, 0, 1).size() - 1);
+        }
+    }
+
+    @Test
+    void preFilterLimitsHashingAndReceivedRangesAreHashedAnyway() throws IOException {
+        MemorySegment x = mapped("x", 16 * 4096);
+        ScriptedScanner pages = new ScriptedScanner();
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 100, pages)) {
+            assertTrue(ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x)));
+            ckpt.checkpoint(1);
+            // Page 2 written (one block changed in it); page 9 changed by "the network": no page report.
+            x.set(ValueLayout.JAVA_LONG, 2 * 4096 + 1024, 7);
+            pages.writtenPages.add(new long[] {2, 1});
+            x.set(ValueLayout.JAVA_LONG, 9 * 4096, 9);
+            CheckpointStats missed = ckpt.checkpoint(2);
+            assertEquals(8, missed.blocksHashed());
+            assertEquals(4096, missed.pageLevelBytes());
+            assertEquals(BLOCK, missed.blockLevelBytes());
+
+            x.set(ValueLayout.JAVA_LONG, 9 * 4096 + 8, 10);
+            assertTrue(ckpt.markReceived(x.asSlice(9 * 4096), 0, 16));
+            assertFalse(ckpt.markReceived(new double[4], 0, 16));
+            CheckpointStats received = ckpt.checkpoint(3);
+            assertEquals(1, received.blocksHashed());
+            assertEquals(BLOCK, received.blockLevelBytes());
+        }
+    }
+
+    @Test
+    void heapArraysAndPartialLastBlocksRoundTrip() throws IOException {
+        double[] values = new double[1000]; // 8000 bytes: the last 512-byte block holds 320
+        int[] keys = new int[77];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i * 0.5;
+        }
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, new AllPagesScanner("all"))) {
+            assertFalse(ckpt.protect(ProtectedRegion.of("values", ElementType.DOUBLE, MemorySegment.ofArray(values))));
+            ckpt.protect(ProtectedRegion.of("keys", ElementType.INT, MemorySegment.ofArray(keys)));
+            ckpt.checkpoint(1);
+            values[999] = -1;
+            keys[76] = 5;
+            CheckpointStats second = ckpt.checkpoint(2);
+            assertEquals(320 + 308, second.blockLevelBytes());
+            double[] expected = values.clone();
+            java.util.Arrays.fill(values, 3);
+            java.util.Arrays.fill(keys, 3);
+            ChainRestorer.restore(l1, 2, 0, 1, ckpt.regions());
+            assertArrayEquals(expected, values);
+            assertEquals(5, keys[76]);
+            assertEquals(0, keys[0]);
+        }
+    }
+
+    @Test
+    void damagedDataIsFoundAndNamed() throws IOException {
+        MemorySegment x = mapped("x", 3 << 20);
+        fill(x, 2);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            ckpt.checkpoint(1);
+            Path data = l1.dataFile(1, 0);
+            byte[] bytes = Files.readAllBytes(data);
+            bytes[(2 << 20) + 5] ^= 1;
+            Files.write(data, bytes);
+            CorruptCheckpointException flipped = assertThrows(CorruptCheckpointException.class,
+                    () -> ChainRestorer.restore(l1, 1, 0, 1, ckpt.regions()));
+            assertEquals(data + ": chunk 2 (variable x offset=2097152 length=1048576) checksum mismatch",
+                    flipped.getMessage());
+            Files.write(data, java.util.Arrays.copyOf(bytes, 1000));
+            assertEquals(data + ": length=1000 but manifest says 3145728", assertThrows(
+                    CorruptCheckpointException.class, () -> ChainRestorer.verify(l1, 1, 0, 1)).getMessage());
+        }
+    }
+
+    @Test
+    void foreignOrMismatchedCheckpointsAreRejected() throws IOException {
+        MemorySegment x = mapped("x", 8192);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            ckpt.checkpoint(1);
+        }
+        CheckpointDirectory other = new CheckpointDirectory(dir.resolve("l1"), "job2");
+        Files.createDirectories(other.versionDirectory(1));
+        Files.copy(l1.manifestFile(1, 0), other.manifestFile(1, 0));
+        assertEquals(other.manifestFile(1, 0) + ": written by job job1, not job2", assertThrows(
+                CorruptCheckpointException.class, () -> ChainRestorer.chain(other, 1, 0, 1)).getMessage());
+        assertEquals(l1.manifestFile(1, 0) + ": world size 1, expected 4", assertThrows(
+                CorruptCheckpointException.class, () -> ChainRestorer.chain(l1, 1, 0, 4)).getMessage());
+        MemorySegment y = mapped("y", 4096);
+        CorruptCheckpointException shape = assertThrows(CorruptCheckpointException.class,
+                () -> ChainRestorer.restore(l1, 1, 0, 1, List.of(ProtectedRegion.of("x", ElementType.DOUBLE, y))));
+        assertEquals("version 1 rank 0: variables [x:DOUBLE[1024]] do not match the protected [x:DOUBLE[512]]",
+                shape.getMessage());
+    }
+
+    @Test
+    void failedCheckpointMakesTheNextOneFull() throws IOException {
+        MemorySegment x = mapped("x", 8192);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            ckpt.checkpoint(1);
+            Files.createDirectories(l1.versionDirectory(2).getParent());
+            Files.writeString(l1.versionDirectory(2), "in the way");
+            assertThrows(IOException.class, () -> ckpt.checkpoint(2));
+            CheckpointStats third = ckpt.checkpoint(3);
+            assertTrue(third.full());
+            assertEquals(8192, third.dataBytes());
+            assertEquals("version=3 must be greater than the last, 3", assertThrows(
+                    IllegalArgumentException.class, () -> ckpt.checkpoint(3)).getMessage());
+        }
+    }
+
+    @Test
+    void filesArePrivate() throws IOException {
+        MemorySegment x = mapped("x", 4096);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            ckpt.checkpoint(1);
+        }
+        for (Path p : List.of(l1.dataFile(1, 0), l1.manifestFile(1, 0))) {
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(p)));
+        }
+        for (Path p : List.of(l1.versionDirectory(1), l1.versionDirectory(1).getParent())) {
+            assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(p)));
+        }
+    }
+}
