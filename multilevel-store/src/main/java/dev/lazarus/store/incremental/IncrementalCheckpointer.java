@@ -79,7 +79,7 @@ public final class IncrementalCheckpointer implements AutoCloseable {
         }
         boolean tracked = false;
         MemorySegment memory = region.memory();
-        if (scanner.precise() && memory.isNative() && memory.byteSize() > 0
+        if (fullEvery > 1 && scanner.precise() && memory.isNative() && memory.byteSize() > 0
                 && memory.address() % TrackedRegion.PAGE_SIZE == 0 && memory.byteSize() % TrackedRegion.PAGE_SIZE == 0) {
             try {
                 scanner.register(memory);
@@ -160,6 +160,13 @@ public final class IncrementalCheckpointer implements AutoCloseable {
         for (TrackedRegion region : regions) {
             region.candidates.clear();
             region.pages.clear();
+            if (fullEvery == 1) {
+                // Every checkpoint is full: no increment will ever need the hashes, so none are computed.
+                region.pagesWritten(0, region.byteSize());
+                region.changed.clear();
+                region.changed.set(0, region.hashes.blocks());
+                continue;
+            }
             if (region.pageTracked) {
                 scanner.scanAndReset(region.region.memory(), region::pagesWritten);
             } else {
