@@ -59,7 +59,18 @@ public final class DataFileReader implements AutoCloseable {
 
     /** Reads chunk {@code chunk} and checks its CRC, keeping nothing. */
     public void verify(int chunk) throws IOException {
-        read(chunk, staging().asSlice(0, manifest.chunks().length(chunk)));
+        readChecked(chunk);
+    }
+
+    /**
+     * Reads chunk {@code chunk} and checks its CRC.
+     *
+     * @return the chunk's bytes, valid until the next call on this reader
+     */
+    public MemorySegment readChecked(int chunk) throws IOException {
+        MemorySegment landing = staging().asSlice(0, manifest.chunks().length(chunk));
+        read(chunk, landing);
+        return landing;
     }
 
     private void read(int chunk, MemorySegment landing) throws IOException {

@@ -1,0 +1,20 @@
+package dev.lazarus.store.drain;
+
+import java.io.IOException;
+
+/** A level that versions drain to from L1, off the application's critical path. */
+public interface DrainTarget {
+
+    /** @return the level's name for reports: "L2", "L3" */
+    String level();
+
+    /** @return every how many L1 versions one goes to this level; 1 sends every version */
+    int every();
+
+    /**
+     * Drains one version of this rank (and whatever of its chain the level lacks).
+     *
+     * @return bytes written to the level
+     */
+    long drain(long version) throws IOException;
+}

@@ -1,0 +1,51 @@
+package dev.lazarus.store.drain;
+
+import dev.lazarus.store.level.CheckpointDirectory;
+
+import java.io.IOException;
+
+/** Drains one rank's versions by copying them, chain included, to another level's directory (L3: the PFS). */
+public final class LevelCopyTarget implements DrainTarget {
+    private final String level;
+    private final CheckpointDirectory source;
+    private final CheckpointDirectory target;
+    private final int rank;
+    private final int every;
+
+    /**
+     * @param level  name for reports
+     * @param source the L1 directory
+     * @param target the level's directory for the same job
+     * @param rank   the rank whose files are copied
+     * @param every  every how many L1 versions one is copied
+     */
+    public LevelCopyTarget(String level, CheckpointDirectory source, CheckpointDirectory target, int rank, int every) {
+        if (every < 1) {
+            throw new IllegalArgumentException(level + " interval every=" + every + " must be at least 1");
+        }
+        if (!source.job().equals(target.job())) {
+            throw new IllegalArgumentException("source job=" + source.job() + " differs from target job="
+                    + target.job());
+        }
+        this.level = level;
+        this.source = source;
+        this.target = target;
+        this.rank = rank;
+        this.every = every;
+    }
+
+    @Override
+    public String level() {
+        return level;
+    }
+
+    @Override
+    public int every() {
+        return every;
+    }
+
+    @Override
+    public long drain(long version) throws IOException {
+        return VersionCopier.copy(source, target, version, rank);
+    }
+}

@@ -1,0 +1,179 @@
+package dev.lazarus.store.drain;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.lazarus.store.ElementType;
+import dev.lazarus.store.ProtectedRegion;
+import dev.lazarus.store.catalog.Catalog;
+import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.incremental.ChainRestorer;
+import dev.lazarus.store.incremental.IncrementalCheckpointer;
+import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.agent.AgentRunner;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DrainAgentTest {
+
+    private static final class Fixture implements AutoCloseable {
+        final CheckpointDirectory l1;
+        final CheckpointDirectory l3;
+        final double[] x;
+        final IncrementalCheckpointer checkpointer;
+        final List<DrainResult> results = new ArrayList<>();
+        final DrainAgent agent;
+        final AgentRunner runner;
+
+        Fixture(Path l1Root, Path l3Root, int elements, int every) {
+            l1 = new CheckpointDirectory(l1Root, "job");
+            l3 = new CheckpointDirectory(l3Root, "job");
+            x = new double[elements];
+            checkpointer = new IncrementalCheckpointer(l1, 0, 1, 512, 10, new AllPagesScanner("all"));
+            checkpointer.protect(ProtectedRegion.of("x", ElementType.DOUBLE, MemorySegment.ofArray(x)));
+            agent = new DrainAgent(List.of(new LevelCopyTarget("L3", l1, l3, 0, every)), results::add);
+            runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start();
+        }
+
+        void checkpoint(long version) throws Exception {
+            x[(int) version * 100] = version;
+            checkpointer.checkpoint(version);
+            agent.submit(version);
+        }
+
+        @Override
+        public void close() {
+            runner.close();
+            checkpointer.close();
+        }
+    }
+
+    @Test
+    void everySecondVersionDrainsWithTheChainItNeeds(@TempDir Path dir) throws Exception {
+        try (Fixture f = new Fixture(dir.resolve("l1"), dir.resolve("l3"), 4096, 2)) {
+            for (long v = 1; v <= 4; v++) {
+                f.checkpoint(v);
+            }
+            f.agent.awaitIdle();
+            assertEquals(List.of(2L, 4L), f.results.stream().map(DrainResult::version).toList());
+            assertTrue(f.results.stream().allMatch(DrainResult::ok), f.results::toString);
+            assertEquals(List.of(1L, 2L, 3L, 4L), f.l3.versions());
+            double[] expected = f.x.clone();
+            Arrays.fill(f.x, 0);
+            wipe(dir.resolve("l1"));
+            ChainRestorer.restore(f.l3, 4, 0, 1, f.checkpointer.regions());
+            assertArrayEquals(expected, f.x);
+            assertEquals(4, new Catalog(f.l3).newestComplete(true).orElseThrow().version());
+        }
+    }
+
+    @Test
+    void damageOnL1IsReportedNotCopied(@TempDir Path dir) throws Exception {
+        try (Fixture f = new Fixture(dir.resolve("l1"), dir.resolve("l3"), 4096, 2)) {
+            f.checkpoint(1);
+            f.checkpoint(2);
+            f.checkpoint(3);
+            f.agent.awaitIdle();
+            byte[] data = Files.readAllBytes(f.l1.dataFile(3, 0));
+            data[0] ^= 1;
+            Files.write(f.l1.dataFile(3, 0), data);
+            f.checkpoint(4);
+            f.agent.awaitIdle();
+            DrainResult last = f.results.getLast();
+            assertFalse(last.ok());
+            assertEquals("CorruptCheckpointException: " + f.l1.dataFile(3, 0)
+                    + ": chunk 0 (variable x offset=2048 length=512) checksum mismatch", last.error());
+            assertFalse(Files.exists(f.l3.manifestFile(3, 0)));
+            assertFalse(Files.exists(f.l3.dataFile(3, 0)));
+            assertEquals(2, new Catalog(f.l3).newestComplete(true).orElseThrow().version());
+        }
+    }
+
+    @Test
+    void aNewVersionWaitsForTheDrainBeforeIt(@TempDir Path dir) throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        DrainTarget slow = new DrainTarget() {
+            public String level() {
+                return "L3";
+            }
+
+            public int every() {
+                return 1;
+            }
+
+            public long drain(long version) throws IOException {
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+                return version;
+            }
+        };
+        DrainAgent agent = new DrainAgent(List.of(slow), r -> { });
+        try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
+            assertTrue(agent.submit(1) < TimeUnit.SECONDS.toNanos(1));
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            AtomicLong waited = new AtomicLong(-1);
+            Thread second = Thread.ofPlatform().start(() -> {
+                try {
+                    waited.set(agent.submit(2));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            second.join(300);
+            assertTrue(second.isAlive(), "version 2 must wait while version 1 drains");
+            release.countDown();
+            second.join(10_000);
+            assertTrue(waited.get() >= TimeUnit.MILLISECONDS.toNanos(300), "waited " + waited.get());
+            agent.awaitIdle();
+            assertEquals(List.of(1L, 2L), agent.results().stream().map(DrainResult::bytes).toList());
+        }
+    }
+
+    @Test
+    void aFullPfsIsReportedAndL1KeepsEverything(@TempDir Path dir) throws Exception {
+        Path pfs = Files.createDirectories(dir.resolve("pfs"));
+        Process mount = new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", pfs.toString())
+                .redirectErrorStream(true).start();
+        assumeTrue(mount.waitFor() == 0, "needs root to mount a 1 MiB tmpfs as a full PFS");
+        try (Fixture f = new Fixture(dir.resolve("l1"), pfs, 512 * 1024, 1)) {
+            f.checkpoint(1);
+            f.agent.awaitIdle();
+            DrainResult result = f.results.getLast();
+            assertFalse(result.ok());
+            assertTrue(result.error().contains("No space left on device"), result.error());
+            assertTrue(new Catalog(f.l1).status(1, true).complete());
+            try (Stream<Path> files = Files.walk(pfs)) {
+                assertEquals(List.of(), files.filter(Files::isRegularFile).toList());
+            }
+        } finally {
+            new ProcessBuilder("umount", pfs.toString()).start().waitFor();
+        }
+    }
+
+    private static void wipe(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
