@@ -1,47 +1,39 @@
 package dev.lazarus.store.dirty;
 
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
- * The fallback pre-filter: every page of every registered segment counts as written on every scan, so every block is
- * hashed. Always correct, never precise.
+ * The fallback when writes cannot be tracked: every scan reports each tracked segment whole, as one run, so block
+ * hashing alone decides what changed. Always correct, never precise; works on any native page-aligned memory.
  */
 public final class AllPagesScanner implements WrittenPageScanner {
-    private final List<MemorySegment> segments = new ArrayList<>();
+    private final TrackedSegments tracked = new TrackedSegments(PageSize.system());
     private final String description;
 
-    /** @param description why tracking is not precise, for logs and {@code ckpt} output */
+    /** @param description the line {@link #description()} returns, saying why pages are not tracked */
     public AllPagesScanner(String description) {
         this.description = description;
     }
 
     @Override
     public void register(MemorySegment segment) {
-        if (!segment.isNative()) {
-            throw new IllegalArgumentException("page tracking needs native memory: segment=" + segment);
-        }
-        segments.add(segment);
+        tracked.checkTrackable(segment);
+        tracked.add(segment);
     }
 
     @Override
     public void unregister(MemorySegment segment) {
-        segments.removeIf(s -> s.address() == segment.address() && s.byteSize() == segment.byteSize());
+        int index = tracked.indexOf(segment);
+        if (index >= 0) {
+            tracked.remove(index);
+        }
     }
 
     @Override
     public long scanAndReset(MemorySegment segment, WrittenRangeSink sink) {
-        for (MemorySegment s : segments) {
-            if (s.address() == segment.address() && s.byteSize() == segment.byteSize()) {
-                if (segment.byteSize() > 0) {
-                    sink.written(0, segment.byteSize());
-                }
-                return (segment.byteSize() + 4095) / 4096;
-            }
-        }
-        throw new IllegalArgumentException("segment not tracked: address=0x" + Long.toHexString(segment.address())
-                + " bytes=" + segment.byteSize());
+        long length = tracked.length(tracked.require(segment));
+        sink.written(0, length);
+        return length / tracked.pageSize();
     }
 
     @Override
@@ -56,6 +48,8 @@ public final class AllPagesScanner implements WrittenPageScanner {
 
     @Override
     public void close() {
-        segments.clear();
+        while (tracked.size() > 0) {
+            tracked.remove(tracked.size() - 1);
+        }
     }
 }
