@@ -14,8 +14,9 @@ public interface WrittenPageScanner extends AutoCloseable {
     /**
      * Starts tracking a segment. Writes from now on are reported by the next {@link #scanAndReset}.
      *
-     * @param segment a native segment whose address and size are multiples of the page size; a precise scanner also
-     *                needs a shared file mapping (the store's regions on /dev/shm or DAX)
+     * @param segment a native segment whose address and size are multiples of the page size: a file mapping (the
+     *                store's regions on /dev/shm or DAX) or anonymous memory, both tracked precisely by the
+     *                userfaultfd scanner
      * @throws IllegalArgumentException if the segment is not native, not page aligned, or overlaps a tracked one
      */
     void register(MemorySegment segment);

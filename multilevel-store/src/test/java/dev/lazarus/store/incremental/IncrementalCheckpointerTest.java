@@ -96,6 +96,40 @@ class IncrementalCheckpointerTest {
     }
 
     @Test
+    void kernelPageTrackingNarrowsHashingToWrittenPages() throws IOException {
+        MemorySegment x = mapped("x", 4 << 20);
+        fill(x, 3);
+        try (var scanner = dev.lazarus.store.dirty.WrittenPageScanners.open();
+             var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, scanner)) {
+            assertTrue(scanner.precise(), scanner.description());
+            assertTrue(ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x)));
+            ckpt.checkpoint(1);
+            // Every page rewritten, 5% of the blocks changed: pages cannot tell, hashes can.
+            for (long block = 0; block < x.byteSize() / BLOCK; block++) {
+                long at = block * BLOCK;
+                x.set(ValueLayout.JAVA_LONG_UNALIGNED, at, x.get(ValueLayout.JAVA_LONG_UNALIGNED, at)
+                        + (block % 20 == 0 ? 1 : 0));
+            }
+            CheckpointStats rewritten = ckpt.checkpoint(2);
+            assertEquals(4 << 20, rewritten.pageLevelBytes());
+            assertEquals((x.byteSize() / BLOCK / 20 + 1) * BLOCK, rewritten.blockLevelBytes());
+            assertTrue(rewritten.dataBytes() * 10 <= rewritten.fullBytes());
+            // Ten pages written: only their blocks are hashed.
+            for (int page = 100; page < 110; page++) {
+                x.set(ValueLayout.JAVA_LONG, page * 4096L + 64, page);
+            }
+            CheckpointStats few = ckpt.checkpoint(3);
+            assertEquals(10 * 4096, few.pageLevelBytes());
+            assertEquals(10 * 4096 / BLOCK, few.blocksHashed());
+            assertEquals(10 * BLOCK, few.blockLevelBytes());
+            byte[] expected = x.toArray(ValueLayout.JAVA_BYTE);
+            x.fill((byte) 0);
+            ChainRestorer.restore(l1, 3, 0, 1, ckpt.regions());
+            assertArrayEquals(expected, x.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    @Test
     void fullEveryKBoundsTheChain() throws IOException {
         MemorySegment x = mapped("x", 64 << 10);
         try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 3, new AllPagesScanner("all"))) {

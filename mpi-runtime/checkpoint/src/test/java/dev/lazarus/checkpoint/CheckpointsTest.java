@@ -1,0 +1,145 @@
+package dev.lazarus.checkpoint;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.mpi.local.SingleRankComm;
+import dev.lazarus.store.level.CheckpointDirectory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CheckpointsTest {
+    private final List<String> log = new ArrayList<>();
+
+    private static CheckpointSettings settings(Path dir, String... pairs) {
+        Properties p = new Properties();
+        p.setProperty(CheckpointSettings.L1_DIR, dir.resolve("l1").toString());
+        p.setProperty(CheckpointSettings.PFS_DIR, dir.resolve("pfs").toString());
+        for (int i = 0; i < pairs.length; i += 2) {
+            p.setProperty(pairs[i], pairs[i + 1]);
+        }
+        return new CheckpointSettings(p, Map.of()).conclude("app");
+    }
+
+    @Test
+    void restartPrefersL1AndFallsBackToThePfs(@TempDir Path dir) throws Exception {
+        CheckpointSettings s = settings(dir, CheckpointSettings.PFS_EVERY, "2");
+        double[] x = new double[10_000];
+        int[] keys = new int[333];
+        double[] atFour;
+        double[] atThree = null;
+        SingleRankComm comm = new SingleRankComm();
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+            ckpt.protect("x", x);
+            ckpt.protect("keys", keys);
+            assertEquals(OptionalLong.empty(), ckpt.restart());
+            for (int v = 1; v <= 4; v++) {
+                x[v * 1000] = v;
+                keys[v] = -v;
+                CheckpointReport report = ckpt.checkpoint(v);
+                assertTrue(report.complete(), () -> report.error());
+                if (v == 3) {
+                    atThree = x.clone();
+                }
+            }
+            ckpt.awaitDrain();
+            atFour = x.clone();
+        }
+        Arrays.fill(x, 7);
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+            ckpt.protect("x", x);
+            ckpt.protect("keys", keys);
+            assertEquals(OptionalLong.of(4), ckpt.restart());
+            assertArrayEquals(atFour, x);
+            assertEquals(-4, keys[4]);
+        }
+        wipe(dir.resolve("l1"));
+        Arrays.fill(x, 7);
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+            ckpt.protect("x", x);
+            ckpt.protect("keys", keys);
+            assertEquals(OptionalLong.of(4), ckpt.restart());
+            assertArrayEquals(atFour, x);
+        }
+        CheckpointDirectory pfs = new CheckpointDirectory(dir.resolve("pfs"), "app");
+        byte[] data = Files.readAllBytes(pfs.dataFile(4, 0));
+        data[data.length - 1] ^= 1;
+        Files.write(pfs.dataFile(4, 0), data);
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+            ckpt.protect("x", x);
+            ckpt.protect("keys", keys);
+            // Version 3 reached the PFS with version 4's chain, and its own chain is intact.
+            assertEquals(OptionalLong.of(3), ckpt.restart());
+            assertArrayEquals(atThree, x);
+        }
+        assertEquals(1, log.size(), log::toString);
+        CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), "app");
+        assertTrue(log.getFirst().startsWith("rank 0: cannot restore version 4: " + l1.manifestFile(4, 0)
+                + ": missing; " + pfs.dataFile(4, 0) + ": chunk "), log::toString);
+        assertTrue(log.getFirst().endsWith("checksum mismatch"), log::toString);
+    }
+
+    @Test
+    void receivedDataIsCheckpointedAndOldVersionsArePruned(@TempDir Path dir) throws Exception {
+        CheckpointSettings s = settings(dir, CheckpointSettings.FULL_EVERY, "2", CheckpointSettings.PFS_DIR, "off");
+        double[] x = new double[4096];
+        SingleRankComm comm = new SingleRankComm();
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+            ckpt.protect("x", x);
+            for (int v = 1; v <= 5; v++) {
+                comm.send(new double[] {v, v}, 0, 2, 0, 9);
+                comm.recv(x, v * 512, 2, 0, 9);
+                CheckpointReport report = ckpt.checkpoint(v);
+                assertEquals(v % 2 == 1 ? -1 : v - 1, report.stats().parentVersion());
+                if (v % 2 == 0) {
+                    assertEquals(512, report.stats().blockLevelBytes());
+                }
+            }
+            CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), "app");
+            assertEquals(List.of(3L, 4L, 5L), l1.versions());
+            double[] expected = x.clone();
+            Arrays.fill(x, 0);
+            assertEquals(OptionalLong.of(5), ckpt.restart());
+            assertArrayEquals(expected, x);
+        }
+        assertFalse(Files.exists(dir.resolve("pfs")));
+    }
+
+    @Test
+    void badSettingsAreOneLineErrors(@TempDir Path dir) {
+        assertEquals("lazarus.ckpt.block.size=1000 must be a power of two from 256 to 65536",
+                assertThrows(IllegalArgumentException.class,
+                        () -> settings(dir, CheckpointSettings.BLOCK_SIZE, "1000")).getMessage());
+        assertEquals("lazarus.ckpt.full.every=0 must be an integer from 1 to 1000000",
+                assertThrows(IllegalArgumentException.class,
+                        () -> settings(dir, CheckpointSettings.FULL_EVERY, "0")).getMessage());
+        assertEquals("job id '../x' must be 1 to 64 of [A-Za-z0-9_.-]",
+                assertThrows(IllegalArgumentException.class,
+                        () -> settings(dir, CheckpointSettings.JOB_ID, "../x")).getMessage());
+        CheckpointSettings fromEnv = new CheckpointSettings(new Properties(),
+                Map.of("LAZARUS_CKPT_PFS_EVERY", "7", "LAZARUS_CKPT_PFS_DIR", "off")).conclude("app");
+        assertEquals(7, fromEnv.pfsEvery());
+        assertTrue(fromEnv.pfsDirectory().isEmpty());
+    }
+
+    private static void wipe(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
