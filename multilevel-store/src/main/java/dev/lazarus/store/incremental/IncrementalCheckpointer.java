@@ -65,8 +65,9 @@ public final class IncrementalCheckpointer implements AutoCloseable {
     }
 
     /**
-     * Adds a region to every checkpoint from the next one on. Page-aligned native memory is page-tracked when the
-     * scanner accepts it; other memory is hashed whole at every checkpoint.
+     * Adds a region to every checkpoint from the next one on. Native memory that starts on a page boundary is
+     * page-tracked when the scanner accepts it (a partial last page is hashed at every checkpoint); other memory is
+     * hashed whole at every checkpoint.
      *
      * @return true if the region's pages are tracked
      */
@@ -77,20 +78,17 @@ public final class IncrementalCheckpointer implements AutoCloseable {
         if (regions.size() >= ManifestLayout.MAX_VARIABLES) {
             throw new IllegalArgumentException("more than " + ManifestLayout.MAX_VARIABLES + " variables");
         }
-        boolean tracked = false;
-        MemorySegment memory = region.memory();
-        if (fullEvery > 1 && scanner.precise() && memory.isNative() && memory.byteSize() > 0
-                && memory.address() % TrackedRegion.PAGE_SIZE == 0 && memory.byteSize() % TrackedRegion.PAGE_SIZE == 0) {
+        MemorySegment pages = fullEvery > 1 && scanner.precise() ? TrackedRegion.wholePages(region.memory()) : null;
+        if (pages != null) {
             try {
-                scanner.register(memory);
-                tracked = true;
+                scanner.register(pages);
             } catch (IllegalArgumentException | IllegalStateException e) {
-                tracked = false; // memory the kernel cannot track (not a shared mapping): hashed whole instead
+                pages = null; // memory the kernel cannot track: hashed whole instead
             }
         }
-        regions.add(new TrackedRegion(region, blockSize, tracked));
+        regions.add(new TrackedRegion(region, blockSize, pages));
         lastVersion = ManifestLayout.NO_PARENT; // the next checkpoint must be full to hold the new variable
-        return tracked;
+        return pages != null;
     }
 
     /**
@@ -151,7 +149,7 @@ public final class IncrementalCheckpointer implements AutoCloseable {
 
     /** @return what the page pre-filter is, for logs and {@code ckpt} output */
     public String pageTracking() {
-        long tracked = regions.stream().filter(r -> r.pageTracked).count();
+        long tracked = regions.stream().filter(TrackedRegion::pageTracked).count();
         return scanner.description() + "; " + tracked + " of " + regions.size() + " variables page-tracked";
     }
 
@@ -167,11 +165,10 @@ public final class IncrementalCheckpointer implements AutoCloseable {
                 region.changed.set(0, region.hashes.blocks());
                 continue;
             }
-            if (region.pageTracked) {
-                scanner.scanAndReset(region.region.memory(), region::pagesWritten);
-            } else {
-                region.pagesWritten(0, region.byteSize());
+            if (region.pageTracked()) {
+                scanner.scanAndReset(region.trackedPages, region::pagesWritten);
             }
+            region.untrackedWritten();
             region.received.drainInto(region.candidates);
             region.pagesOfCandidates();
             hashed += region.hashes.hashChanged(region.region.memory(), region.candidates, region.changed);
@@ -245,8 +242,8 @@ public final class IncrementalCheckpointer implements AutoCloseable {
     @Override
     public void close() {
         for (TrackedRegion region : regions) {
-            if (region.pageTracked) {
-                scanner.unregister(region.region.memory());
+            if (region.pageTracked()) {
+                scanner.unregister(region.trackedPages);
             }
             region.close();
         }

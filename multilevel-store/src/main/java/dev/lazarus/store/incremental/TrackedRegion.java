@@ -4,6 +4,7 @@ import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.BlockHashes;
 import dev.lazarus.store.dirty.ReceivedRanges;
 
+import java.lang.foreign.MemorySegment;
 import java.util.BitSet;
 
 /** A protected region with its dirty-detection state: block hashes, received ranges, and reusable block sets. */
@@ -16,16 +17,40 @@ final class TrackedRegion implements AutoCloseable {
     final BitSet candidates;
     final BitSet changed;
     final BitSet pages;
-    final boolean pageTracked;
+    /** The whole pages of the region the scanner tracks, or null; a partial last page is hashed every time. */
+    final MemorySegment trackedPages;
 
-    TrackedRegion(ProtectedRegion region, int blockSize, boolean pageTracked) {
+    TrackedRegion(ProtectedRegion region, int blockSize, MemorySegment trackedPages) {
         this.region = region;
         this.hashes = new BlockHashes(region.memory().byteSize(), blockSize);
         this.received = new ReceivedRanges(region.memory(), blockSize);
         this.candidates = new BitSet(hashes.blocks());
         this.changed = new BitSet(hashes.blocks());
         this.pages = new BitSet();
-        this.pageTracked = pageTracked;
+        this.trackedPages = trackedPages;
+    }
+
+    /**
+     * @return the region's whole pages, if its memory is native and starts on a page boundary; else null
+     */
+    static MemorySegment wholePages(MemorySegment memory) {
+        long whole = memory.byteSize() / PAGE_SIZE * PAGE_SIZE;
+        if (!memory.isNative() || memory.address() % PAGE_SIZE != 0 || whole == 0) {
+            return null;
+        }
+        return memory.asSlice(0, whole);
+    }
+
+    boolean pageTracked() {
+        return trackedPages != null;
+    }
+
+    /** Marks what the scanner cannot see as written: everything if untracked, else the partial last page. */
+    void untrackedWritten() {
+        long tracked = trackedPages == null ? 0 : trackedPages.byteSize();
+        if (tracked < byteSize()) {
+            pagesWritten(tracked, byteSize() - tracked);
+        }
     }
 
     long byteSize() {

@@ -130,6 +130,23 @@ class IncrementalCheckpointerTest {
     }
 
     @Test
+    void aPartialLastPageIsHashedEveryTime() throws IOException {
+        MemorySegment x = mapped("x", 4 * 4096).asSlice(0, 3 * 4096 + 2048);
+        try (var scanner = dev.lazarus.store.dirty.WrittenPageScanners.open();
+             var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, scanner)) {
+            assertTrue(ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x)));
+            ckpt.checkpoint(1);
+            x.set(ValueLayout.JAVA_LONG, 4096 + 8, 1);
+            x.set(ValueLayout.JAVA_LONG, 3 * 4096 + 2040, 2);
+            CheckpointStats second = ckpt.checkpoint(2);
+            assertEquals(8 + 4, second.blocksHashed());
+            assertEquals(2 * BLOCK, second.blockLevelBytes());
+            assertEquals(4096 + 2048, second.pageLevelBytes());
+            assertTrue(ckpt.pageTracking().endsWith("; 1 of 1 variables page-tracked"), ckpt.pageTracking());
+        }
+    }
+
+    @Test
     void fullEveryKBoundsTheChain() throws IOException {
         MemorySegment x = mapped("x", 64 << 10);
         try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 3, new AllPagesScanner("all"))) {
