@@ -17,7 +17,8 @@ import java.util.Map;
 /** {@code lazarus}: the one entry point for users. The shell script {@code ./lazarus} runs setup and then this. */
 @Command(name = "lazarus", mixinStandardHelpOptions = true, version = "lazarus 0.1.0",
         description = "Keeps MPI jobs written in Java alive through crashes and node failures.",
-        subcommands = {RunCommand.class, CampaignCommand.class, DemoCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {RunCommand.class, CampaignCommand.class, CkptCommand.class, DemoCommand.class,
+                CommandLine.HelpCommand.class})
 public final class LazarusCli implements Runnable {
     /** Exit status for bad input. */
     public static final int USAGE = 2;
@@ -67,7 +68,7 @@ public final class LazarusCli implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, campaign or demo");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, campaign, ckpt or demo");
     }
 
     JobLauncher launcher() {
@@ -76,6 +77,10 @@ public final class LazarusCli implements Runnable {
 
     PrintStream out() {
         return out;
+    }
+
+    Map<String, String> environment() {
+        return environment;
     }
 
     InstallLayout layout() {

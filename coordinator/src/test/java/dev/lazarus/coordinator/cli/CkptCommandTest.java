@@ -1,0 +1,134 @@
+package dev.lazarus.coordinator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.coordinator.launch.InstallLayout;
+import dev.lazarus.store.ElementType;
+import dev.lazarus.store.ProtectedRegion;
+import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.drain.VersionCopier;
+import dev.lazarus.store.incremental.IncrementalCheckpointer;
+import dev.lazarus.store.level.CheckpointDirectory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CkptCommandTest {
+    @TempDir
+    Path dir;
+    private CheckpointDirectory l1;
+    private CheckpointDirectory pfs;
+
+    private record Run(int status, String out, String err) {
+    }
+
+    /** Two ranks write versions 1 (full), 2 and 3 (increments) to L1; version 2 is copied to the PFS. */
+    @BeforeEach
+    void writeCheckpoints() throws IOException {
+        l1 = new CheckpointDirectory(dir.resolve("l1"), "heat");
+        pfs = new CheckpointDirectory(dir.resolve("pfs"), "heat");
+        for (int rank = 0; rank < 2; rank++) {
+            double[] u = new double[2048];
+            try (var ckpt = new IncrementalCheckpointer(l1, rank, 2, 512, 8, new AllPagesScanner("test"))) {
+                ckpt.protect(new ProtectedRegion(new dev.lazarus.store.Variable("u", ElementType.DOUBLE,
+                        new long[] {32, 64}), MemorySegment.ofArray(u)));
+                for (int v = 1; v <= 3; v++) {
+                    u[v * 10] = v + rank;
+                    ckpt.checkpoint(v);
+                }
+            }
+            VersionCopier.copy(l1, pfs, 2, rank);
+        }
+    }
+
+    private Run lazarus(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        String[] full = new String[args.length + 4];
+        System.arraycopy(args, 0, full, 0, args.length);
+        full[args.length] = "--l1";
+        full[args.length + 1] = dir.resolve("l1").toString();
+        full[args.length + 2] = "--pfs";
+        full[args.length + 3] = dir.resolve("pfs").toString();
+        int status = LazarusCli.execute(full, new InstallLayout(dir), dir, Map.of(),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void listShowsEveryVersionPerLevel() {
+        Run run = lazarus("ckpt", "list");
+        assertEquals(0, run.status(), run.err());
+        String[] lines = run.out().strip().split("\n");
+        // The PFS got version 2 with the version 1 it increments.
+        assertEquals(6, lines.length, run.out());
+        assertTrue(lines[1].matches("L1 +heat +1 complete +2/2 full .*"), lines[1]);
+        assertTrue(lines[3].matches("L1 +heat +3 complete +2/2 incr .*"), lines[3]);
+        assertTrue(lines[4].matches("L3 +heat +1 complete +2/2 full .*"), lines[4]);
+        assertTrue(lines[5].matches("L3 +heat +2 complete +2/2 incr .*"), lines[5]);
+    }
+
+    @Test
+    void verifyFindsDamageAndSetsTheExitStatus() throws IOException {
+        Run clean = lazarus("ckpt", "verify", "--level", "l1", "--json");
+        assertEquals(0, clean.status(), clean.err());
+        assertTrue(clean.out().contains("\"all_complete\" : true"), clean.out());
+        byte[] data = Files.readAllBytes(l1.dataFile(1, 1));
+        data[100] ^= 4;
+        Files.write(l1.dataFile(1, 1), data);
+        assertEquals(0, lazarus("ckpt", "list", "--level", "l1").status(), "list reads manifests only");
+        Run damaged = lazarus("ckpt", "verify", "--level", "l1");
+        assertEquals(1, damaged.status(), damaged.out());
+        long incomplete = damaged.out().lines().filter(l -> l.contains(" incomplete ")).count();
+        assertEquals(3, incomplete, "version 1 is damaged and 2 and 3 build on it: " + damaged.out());
+        assertTrue(damaged.out().contains("rank 1: " + l1.dataFile(1, 1) + ": chunk 0 (variable u offset=0"),
+                damaged.out());
+    }
+
+    @Test
+    void exportWritesHdf5AndRmDeletes() throws IOException {
+        Path out = dir.resolve("v3.h5");
+        Run export = lazarus("ckpt", "export", "--job", "heat", "--version", "3", "-o", out.toString(), "--json");
+        assertEquals(0, export.status(), export.err());
+        assertTrue(export.out().contains("\"level\":\"L1\",\"job\":\"heat\",\"version\":3,\"world_size\":2,"
+                + "\"ranks\":2,\"datasets\":2"), export.out());
+        assertTrue(Files.size(out) > 2 * 2048 * 8);
+        Run again = lazarus("ckpt", "export", "--job", "heat", "--version", "3", "-o", out.toString());
+        assertEquals(1, again.status());
+        assertTrue(again.err().startsWith("lazarus: "), again.err());
+
+        Run rm = lazarus("ckpt", "rm", "--job", "heat", "--version", "2");
+        assertEquals(0, rm.status(), rm.err());
+        assertEquals("removed L1 version 2\nremoved L3 version 2\n", rm.out());
+        assertTrue(Files.exists(pfs.versionDirectory(1)));
+        assertFalse(Files.exists(l1.versionDirectory(2)));
+        Run none = lazarus("ckpt", "rm", "--job", "heat", "--version", "2");
+        assertEquals(2, none.status());
+        assertEquals("lazarus: nothing to delete: job heat has no version 2 on the levels\n", none.err());
+    }
+
+    @Test
+    void badInputIsAOneLineError() {
+        Run level = lazarus("ckpt", "list", "--level", "l7");
+        assertEquals(2, level.status());
+        assertEquals("lazarus: --level l7 must be l1, pfs or all\n", level.err());
+        Run job = lazarus("ckpt", "list", "--job", "../etc");
+        assertEquals("lazarus: job id '../etc' must be 1 to 64 of [A-Za-z0-9_.-]\n", job.err());
+        Run missing = lazarus("ckpt", "export", "--job", "heat", "--version", "9", "-o", "x.h5");
+        assertEquals("lazarus: no level holds a complete version 9 of job heat (see 'lazarus ckpt list --job heat')\n",
+                missing.err());
+        Run both = lazarus("ckpt", "rm", "--job", "heat", "--version", "1", "--all");
+        assertEquals(2, both.status());
+    }
+}
