@@ -29,7 +29,7 @@ import java.util.stream.Stream;
  * iterations. Prints one JSON line.
  *
  * <pre>
- *   CheckpointRun APP CLASS MODE EVERY WORKDIR
+ *   CheckpointRun APP CLASS MODE EVERY WORKDIR      (EVERY: iterations between checkpoints, or auto: 10 per run)
  *     MODE none   no checkpoints (the baseline)
  *          l1     checkpoints to L1 only
  *          drain  checkpoints to L1, drained to L3 (WORKDIR/pfs, or -Dlazarus.bench.pfs=DIR) at the configured
@@ -44,16 +44,16 @@ public final class CheckpointRun {
 
     public static void main(String[] args) throws Exception {
         if (args.length != 5) {
-            System.err.println("usage: CheckpointRun APP CLASS none|l1|drain|sizes EVERY WORKDIR");
+            System.err.println("usage: CheckpointRun APP CLASS none|l1|drain|sizes EVERY|auto WORKDIR");
             System.exit(2);
         }
         String mode = args[2];
-        int every = Integer.parseInt(args[3]);
         Path work = Files.createDirectories(Path.of(args[4]));
         ApplicationCatalog catalog = new ApplicationCatalog(CheckpointRun.class.getClassLoader());
         RecomputableApplication factory = (RecomputableApplication) catalog.resolve(args[0]);
         SingleRankComm comm = new SingleRankComm();
         Recomputable app = factory.prepare(comm, new String[] {"--class", args[1], "--quiet"});
+        int every = args[3].equals("auto") ? Math.max(1, app.iterations() / 10) : Integer.parseInt(args[3]);
         Properties nvm = new Properties();
         nvm.setProperty(EasyCrashSettings.NVM_DIR, work.resolve("nvm").toString());
         nvm.setProperty(EasyCrashSettings.JOB_ID, "bench");

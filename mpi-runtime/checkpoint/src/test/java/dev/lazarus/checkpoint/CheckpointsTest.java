@@ -61,32 +61,20 @@ class CheckpointsTest {
             atFour = x.clone();
         }
         Arrays.fill(x, 7);
-        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
-            ckpt.protect("x", x);
-            ckpt.protect("keys", keys);
-            assertEquals(OptionalLong.of(4), ckpt.restart());
-            assertArrayEquals(atFour, x);
-            assertEquals(-4, keys[4]);
-        }
+        assertEquals(OptionalLong.of(4), restart(comm, s, x, keys));
+        assertArrayEquals(atFour, x);
+        assertEquals(-4, keys[4]);
         wipe(dir.resolve("l1"));
         Arrays.fill(x, 7);
-        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
-            ckpt.protect("x", x);
-            ckpt.protect("keys", keys);
-            assertEquals(OptionalLong.of(4), ckpt.restart());
-            assertArrayEquals(atFour, x);
-        }
+        assertEquals(OptionalLong.of(4), restart(comm, s, x, keys));
+        assertArrayEquals(atFour, x);
         CheckpointDirectory pfs = new CheckpointDirectory(dir.resolve("pfs"), "app");
         byte[] data = Files.readAllBytes(pfs.dataFile(4, 0));
         data[data.length - 1] ^= 1;
         Files.write(pfs.dataFile(4, 0), data);
-        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
-            ckpt.protect("x", x);
-            ckpt.protect("keys", keys);
-            // Version 3 reached the PFS with version 4's chain, and its own chain is intact.
-            assertEquals(OptionalLong.of(3), ckpt.restart());
-            assertArrayEquals(atThree, x);
-        }
+        // Version 3 reached the PFS with version 4's chain, and its own chain is intact.
+        assertEquals(OptionalLong.of(3), restart(comm, s, x, keys));
+        assertArrayEquals(atThree, x);
         assertEquals(1, log.size(), log::toString);
         CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), "app");
         assertTrue(log.getFirst().startsWith("rank 0: cannot restore version 4: " + l1.manifestFile(4, 0)
@@ -135,6 +123,15 @@ class CheckpointsTest {
                 Map.of("LAZARUS_CKPT_PFS_EVERY", "7", "LAZARUS_CKPT_PFS_DIR", "off")).conclude("app");
         assertEquals(7, fromEnv.pfsEvery());
         assertTrue(fromEnv.pfsDirectory().isEmpty());
+    }
+
+    /** A fresh client protecting x and keys, as a relaunched job has, and its restart. */
+    private OptionalLong restart(SingleRankComm comm, CheckpointSettings s, double[] x, int[] keys) {
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+            ckpt.protect("x", x);
+            ckpt.protect("keys", keys);
+            return ckpt.restart();
+        }
     }
 
     private static void wipe(Path root) throws IOException {

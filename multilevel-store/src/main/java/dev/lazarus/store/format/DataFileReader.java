@@ -3,7 +3,6 @@ package dev.lazarus.store.format;
 import dev.lazarus.store.CorruptCheckpointException;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -21,8 +20,7 @@ public final class DataFileReader implements AutoCloseable {
     private final RankManifest manifest;
     private final FileChannel channel;
     private final CRC32C crc = new CRC32C();
-    private final Arena stagingArena = Arena.ofConfined();
-    private MemorySegment staging;
+    private final StagingBuffer staging = new StagingBuffer();
 
     /** Opens the data file that {@code manifest} describes. */
     public DataFileReader(Path file, RankManifest manifest) throws IOException {
@@ -31,7 +29,7 @@ public final class DataFileReader implements AutoCloseable {
         try {
             this.channel = FileChannel.open(file, StandardOpenOption.READ);
         } catch (NoSuchFileException e) {
-            stagingArena.close();
+            staging.close();
             throw new CorruptCheckpointException(file + ": missing");
         }
         long size = channel.size();
@@ -50,7 +48,7 @@ public final class DataFileReader implements AutoCloseable {
         ChunkTable chunks = manifest.chunks();
         int length = chunks.length(chunk);
         MemorySegment slice = target.asSlice(chunks.variableOffset(chunk), length);
-        MemorySegment landing = slice.isNative() ? slice : staging().asSlice(0, length);
+        MemorySegment landing = slice.isNative() ? slice : staging.slice(length);
         read(chunk, landing);
         if (landing != slice) {
             MemorySegment.copy(landing, 0, slice, 0, length);
@@ -68,7 +66,7 @@ public final class DataFileReader implements AutoCloseable {
      * @return the chunk's bytes, valid until the next call on this reader
      */
     public MemorySegment readChecked(int chunk) throws IOException {
-        MemorySegment landing = staging().asSlice(0, manifest.chunks().length(chunk));
+        MemorySegment landing = staging.slice(manifest.chunks().length(chunk));
         read(chunk, landing);
         return landing;
     }
@@ -94,19 +92,12 @@ public final class DataFileReader implements AutoCloseable {
         }
     }
 
-    private MemorySegment staging() {
-        if (staging == null) {
-            staging = stagingArena.allocate(ManifestLayout.MAX_CHUNK_BYTES, 4096);
-        }
-        return staging;
-    }
-
     @Override
     public void close() throws IOException {
         try {
             channel.close();
         } finally {
-            stagingArena.close();
+            staging.close();
         }
     }
 }

@@ -3,7 +3,6 @@ package dev.lazarus.store.format;
 import dev.lazarus.store.level.SecureFiles;
 
 import java.io.IOException;
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -18,8 +17,7 @@ public final class DataFileWriter implements AutoCloseable {
     private final FileChannel channel;
     private final ChunkTable chunks = new ChunkTable();
     private final CRC32C crc = new CRC32C();
-    private final Arena stagingArena = Arena.ofConfined();
-    private MemorySegment staging;
+    private final StagingBuffer staging = new StagingBuffer();
     private long position;
 
     /** Creates (0600) or truncates the data file. */
@@ -42,11 +40,9 @@ public final class DataFileWriter implements AutoCloseable {
         }
         MemorySegment slice = memory.asSlice(offset, length);
         if (!slice.isNative()) {
-            if (staging == null) {
-                staging = stagingArena.allocate(ManifestLayout.MAX_CHUNK_BYTES, 4096);
-            }
-            MemorySegment.copy(slice, 0, staging, 0, length);
-            slice = staging.asSlice(0, length);
+            MemorySegment staged = staging.slice(length);
+            MemorySegment.copy(slice, 0, staged, 0, length);
+            slice = staged;
         }
         ByteBuffer buffer = slice.asByteBuffer();
         crc.reset();
@@ -74,7 +70,7 @@ public final class DataFileWriter implements AutoCloseable {
         try {
             channel.close();
         } finally {
-            stagingArena.close();
+            staging.close();
         }
     }
 }
