@@ -1,0 +1,299 @@
+package dev.lazarus.daemon.l2;
+
+import dev.lazarus.daemon.l2.wire.JobSecret;
+import dev.lazarus.store.format.RankManifest;
+import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.xor.XorSetLayout;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Settings of the node daemon's L2 level, each in one place. Set what the command line gave with the fluent setters,
+ * fill the rest from the environment with {@link #environment}, then {@link #conclude()} applies defaults and
+ * validates everything, secret file included, before any file or socket is created.
+ *
+ * <table>
+ *   <caption>Settings (precedence: setter, i.e. command line, then environment, then default)</caption>
+ *   <tr><th>setting</th><th>option</th><th>environment</th><th>default</th></tr>
+ *   <tr><td>job id</td><td>--job</td><td>LAZARUS_JOB_ID</td><td>(required)</td></tr>
+ *   <tr><td>L1 root</td><td>--l1</td><td>LAZARUS_CKPT_DIR</td><td>/dev/shm/lazarus/ckpt</td></tr>
+ *   <tr><td>secret file</td><td>--secret</td><td>LAZARUS_L2_SECRET</td><td>(required)</td></tr>
+ *   <tr><td>bind address</td><td>--bind</td><td>LAZARUS_L2_BIND</td><td>(required to serve)</td></tr>
+ *   <tr><td>wildcard bind allowed</td><td>--allow-wildcard</td><td></td><td>no</td></tr>
+ *   <tr><td>node list</td><td>--members</td><td>LAZARUS_L2_MEMBERS</td><td>(required to encode or
+ *       rebuild)</td></tr>
+ *   <tr><td>this node's index</td><td>--self</td><td>LAZARUS_L2_SELF</td><td>(required with the node list)</td></tr>
+ *   <tr><td>XOR set size</td><td>--set-size</td><td>LAZARUS_L2_SET_SIZE</td><td>8</td></tr>
+ *   <tr><td>connect timeout</td><td>--connect-timeout-ms</td><td></td><td>5000</td></tr>
+ *   <tr><td>I/O timeout</td><td>--io-timeout-ms</td><td></td><td>30000</td></tr>
+ * </table>
+ */
+public final class L2Context {
+    public static final String ENV_JOB = "LAZARUS_JOB_ID";
+    public static final String ENV_L1 = "LAZARUS_CKPT_DIR";
+    public static final String ENV_SECRET = "LAZARUS_L2_SECRET";
+    public static final String ENV_BIND = "LAZARUS_L2_BIND";
+    public static final String ENV_MEMBERS = "LAZARUS_L2_MEMBERS";
+    public static final String ENV_SELF = "LAZARUS_L2_SELF";
+    public static final String ENV_SET_SIZE = "LAZARUS_L2_SET_SIZE";
+    public static final String DEFAULT_L1 = "/dev/shm/lazarus/ckpt";
+    public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 5_000;
+    public static final int DEFAULT_IO_TIMEOUT_MILLIS = 30_000;
+    /** Bytes one range request asks for: large enough that a request's round trip is lost in the transfer. */
+    public static final long DEFAULT_WINDOW_BYTES = 16L << 20;
+    public static final int DEFAULT_MAX_CONNECTIONS = 256;
+
+    private String job;
+    private Path l1Root;
+    private Path secretFile;
+    private String bind;
+    private boolean allowWildcard;
+    private List<String> members;
+    private Integer self;
+    private Integer setSize;
+    private int connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
+    private int ioTimeoutMillis = DEFAULT_IO_TIMEOUT_MILLIS;
+    private long windowBytes = DEFAULT_WINDOW_BYTES;
+    private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private Consumer<String> log = System.err::println;
+
+    private JobSecret secret;
+    private InetSocketAddress bindAddress;
+    private XorSetMembership membership;
+    private boolean concluded;
+
+    public L2Context job(String job) {
+        this.job = job;
+        return this;
+    }
+
+    public L2Context l1Root(Path l1Root) {
+        this.l1Root = l1Root;
+        return this;
+    }
+
+    public L2Context secretFile(Path secretFile) {
+        this.secretFile = secretFile;
+        return this;
+    }
+
+    /** @param bind {@code host:port} to listen on; a wildcard host needs {@link #allowWildcard} */
+    public L2Context bind(String bind) {
+        this.bind = bind;
+        return this;
+    }
+
+    public L2Context allowWildcard(boolean allowWildcard) {
+        this.allowWildcard = allowWildcard;
+        return this;
+    }
+
+    /** @param members every node's {@code host:port}, in node order; sets are consecutive groups of it */
+    public L2Context members(List<String> members) {
+        this.members = List.copyOf(members);
+        return this;
+    }
+
+    /** @param self this node's index in the node list */
+    public L2Context self(int self) {
+        this.self = self;
+        return this;
+    }
+
+    public L2Context setSize(int setSize) {
+        this.setSize = setSize;
+        return this;
+    }
+
+    public L2Context connectTimeoutMillis(int connectTimeoutMillis) {
+        this.connectTimeoutMillis = connectTimeoutMillis;
+        return this;
+    }
+
+    public L2Context ioTimeoutMillis(int ioTimeoutMillis) {
+        this.ioTimeoutMillis = ioTimeoutMillis;
+        return this;
+    }
+
+    /** @param windowBytes the most one range request asks for (tests use small windows) */
+    public L2Context windowBytes(long windowBytes) {
+        this.windowBytes = windowBytes;
+        return this;
+    }
+
+    public L2Context maxConnections(int maxConnections) {
+        this.maxConnections = maxConnections;
+        return this;
+    }
+
+    /** @param log where one-line reports go (refused connections, timeouts) */
+    public L2Context log(Consumer<String> log) {
+        this.log = log;
+        return this;
+    }
+
+    /** Fills every setting not set yet from the environment's LAZARUS_* variables. */
+    public L2Context environment(Map<String, String> env) {
+        job = job != null ? job : blankToNull(env.get(ENV_JOB));
+        l1Root = l1Root != null ? l1Root : pathOrNull(env.get(ENV_L1));
+        secretFile = secretFile != null ? secretFile : pathOrNull(env.get(ENV_SECRET));
+        bind = bind != null ? bind : blankToNull(env.get(ENV_BIND));
+        if (members == null && blankToNull(env.get(ENV_MEMBERS)) != null) {
+            members = List.of(env.get(ENV_MEMBERS).trim().split(","));
+        }
+        self = self != null ? self : integerOrNull(ENV_SELF, env.get(ENV_SELF));
+        setSize = setSize != null ? setSize : integerOrNull(ENV_SET_SIZE, env.get(ENV_SET_SIZE));
+        return this;
+    }
+
+    /**
+     * Applies defaults and validates every setting; loads the secret.
+     *
+     * @throws IllegalArgumentException one line naming the bad setting
+     * @throws UncheckedIOException     if the secret file is missing or unsafe, with the file's problem
+     */
+    public L2Context conclude() {
+        if (job == null) {
+            throw new IllegalArgumentException("job id not set (--job or " + ENV_JOB + ")");
+        }
+        RankManifest.checkJob(job);
+        l1Root = (l1Root != null ? l1Root : Path.of(DEFAULT_L1)).toAbsolutePath();
+        if (secretFile == null) {
+            throw new IllegalArgumentException("secret file not set (--secret or " + ENV_SECRET + ")");
+        }
+        setSize = setSize != null ? setSize : XorSetLayout.DEFAULT_SET_SIZE;
+        check(setSize >= XorSetLayout.MIN_SET_SIZE && setSize <= XorSetLayout.MAX_SET_SIZE,
+                "setSize=" + setSize + " must be " + XorSetLayout.MIN_SET_SIZE + " to " + XorSetLayout.MAX_SET_SIZE);
+        check(connectTimeoutMillis >= 1, "connectTimeoutMillis=" + connectTimeoutMillis + " must be positive");
+        check(ioTimeoutMillis >= 1, "ioTimeoutMillis=" + ioTimeoutMillis + " must be positive");
+        check(windowBytes >= 1, "windowBytes=" + windowBytes + " must be positive");
+        check(maxConnections >= 1, "maxConnections=" + maxConnections + " must be positive");
+        if (bind != null) {
+            bindAddress = Endpoints.parse(bind);
+            check(allowWildcard || !bindAddress.getAddress().isAnyLocalAddress(),
+                    "bind address " + bind + " is a wildcard: give the interface's address, or --allow-wildcard");
+        }
+        if (members != null || self != null) {
+            check(members != null && !members.isEmpty(), "self is set but the node list is not (--members)");
+            check(self != null, "the node list is set but not this node's index (--self)");
+            check(self >= 0 && self < members.size(), "self=" + self + " outside the " + members.size()
+                    + " members");
+            List<InetSocketAddress> resolved = new ArrayList<>(members.size());
+            for (String member : members) {
+                resolved.add(Endpoints.parse(member));
+            }
+            membership = XorSetMembership.of(members, resolved, self, setSize);
+        }
+        try {
+            secret = JobSecret.load(secretFile);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+        concluded = true;
+        return this;
+    }
+
+    public String job() {
+        requireConcluded();
+        return job;
+    }
+
+    public Path l1Root() {
+        requireConcluded();
+        return l1Root;
+    }
+
+    /** @return this job's L1 directory on this node */
+    public CheckpointDirectory l1() {
+        requireConcluded();
+        return new CheckpointDirectory(l1Root, job);
+    }
+
+    public JobSecret secret() {
+        requireConcluded();
+        return secret;
+    }
+
+    /** @return the address to listen on; {@link IllegalStateException} if none was set */
+    public InetSocketAddress bindAddress() {
+        requireConcluded();
+        if (bindAddress == null) {
+            throw new IllegalStateException("bind address not set (--bind ADDR:PORT or " + ENV_BIND + ")");
+        }
+        return bindAddress;
+    }
+
+    /** @return this node's XOR set; {@link IllegalStateException} if the node list was not set */
+    public XorSetMembership membership() {
+        requireConcluded();
+        if (membership == null) {
+            throw new IllegalStateException("node list not set (--members A:P,B:P,... and --self INDEX)");
+        }
+        return membership;
+    }
+
+    public int setSize() {
+        requireConcluded();
+        return setSize;
+    }
+
+    public int connectTimeoutMillis() {
+        return connectTimeoutMillis;
+    }
+
+    public int ioTimeoutMillis() {
+        return ioTimeoutMillis;
+    }
+
+    public long windowBytes() {
+        return windowBytes;
+    }
+
+    public int maxConnections() {
+        return maxConnections;
+    }
+
+    public Consumer<String> log() {
+        return log;
+    }
+
+    private void requireConcluded() {
+        if (!concluded) {
+            throw new IllegalStateException("L2Context used before conclude()");
+        }
+    }
+
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new IllegalArgumentException(message);
+        }
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value.trim();
+    }
+
+    private static Path pathOrNull(String value) {
+        String text = blankToNull(value);
+        return text == null ? null : Path.of(text);
+    }
+
+    private static Integer integerOrNull(String name, String value) {
+        String text = blankToNull(value);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + "=" + text + " is not an integer");
+        }
+    }
+}

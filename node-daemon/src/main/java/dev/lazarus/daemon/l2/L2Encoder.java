@@ -1,0 +1,100 @@
+package dev.lazarus.daemon.l2;
+
+import dev.lazarus.daemon.l2.client.PeerConnection;
+import dev.lazarus.daemon.l2.client.RemotePayloadSource;
+import dev.lazarus.daemon.l2.client.SetConnections;
+import dev.lazarus.daemon.l2.files.ParityFiles;
+import dev.lazarus.daemon.l2.files.ParityManifest;
+import dev.lazarus.daemon.l2.files.PartialFile;
+import dev.lazarus.daemon.l2.files.PayloadTable;
+import dev.lazarus.daemon.l2.wire.IdleWatchdog;
+import dev.lazarus.daemon.l2.wire.WireLayout;
+import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.xor.PayloadSource;
+import dev.lazarus.store.level.xor.XorCodec;
+import dev.lazarus.store.level.xor.XorSetLayout;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.Arrays;
+
+/**
+ * Encodes this node's parity of a version (RAID-5 across the nodes of its XOR set, after SCR): it fetches every
+ * member's payload table (their sizes make the {@link XorSetLayout}), streams from every other member the data chunk
+ * that belongs in this node's parity, XORs them slice by slice with the store's {@link XorCodec}, and writes the
+ * parity and then the parity manifest into this node's L1 version directory. Every member runs this for the version;
+ * the members' servers answer each other's requests meanwhile.
+ *
+ * <p>One encoder is used by one thread at a time: the codec's two slices are reused across versions.
+ */
+public final class L2Encoder {
+    private final L2Context context;
+    private final XorCodec codec = new XorCodec();
+
+    /** @param context a concluded context with the node list */
+    public L2Encoder(L2Context context) {
+        this.context = context;
+    }
+
+    /**
+     * @return what was written; {@link EncodeResult#protectedAtL2()} is false for a set of one node
+     * @throws IOException with the job, version and member if this node has no checkpoint of the version, a member
+     *                     cannot be reached or has none, or the transfer fails
+     */
+    public EncodeResult encode(long version) throws IOException {
+        long started = System.nanoTime();
+        XorSetMembership set = context.membership();
+        if (!set.redundant()) {
+            return new EncodeResult(version, set, false, 0, 0, System.nanoTime() - started);
+        }
+        CheckpointDirectory l1 = context.l1();
+        if (l1.ranksWithManifest(version).isEmpty()) {
+            throw new IOException("cannot encode: no checkpoint of version=" + version + " on this node: dir="
+                    + l1.versionDirectory(version));
+        }
+        String what = "cannot encode: job=" + context.job() + " version=" + version + " " + set;
+        try (IdleWatchdog watchdog = IdleWatchdog.start(context.ioTimeoutMillis(), context.log());
+             SetConnections peers = SetConnections.open(set.names(), set.addresses(), -1, context.secret(),
+                     context.job(), context.connectTimeoutMillis(), watchdog)) {
+            peers.requireAll(what);
+            PayloadTable[] tables = new PayloadTable[set.size()];
+            for (int m = 0; m < set.size(); m++) {
+                try {
+                    tables[m] = peers.get(m).table(version);
+                } catch (IOException e) {
+                    throw new IOException(what + ": member " + m + " (" + set.names().get(m) + "): " + e.getMessage(),
+                            e);
+                }
+            }
+            XorSetLayout layout = XorSetLayout.of(Arrays.stream(tables).mapToLong(PayloadTable::payloadSize)
+                    .toArray());
+            int parityCrc = writeParity(l1, version, set.member(), layout, peers);
+            ParityManifest manifest = new ParityManifest(context.job(), version, set.setId(), set.member(),
+                    set.names(), Arrays.asList(tables), layout.chunkSize(), parityCrc);
+            SecureFiles.writeAtomically(ParityFiles.manifest(l1, version), manifest.encode());
+            return new EncodeResult(version, set, true, layout.payloadSize(set.member()), layout.chunkSize(),
+                    System.nanoTime() - started);
+        }
+    }
+
+    /** Streams the parity into place and returns its CRC32C. */
+    private int writeParity(CheckpointDirectory l1, long version, int self, XorSetLayout layout,
+                            SetConnections peers) throws IOException {
+        PayloadSource[] data = new PayloadSource[layout.setSize()];
+        for (int m = 0; m < data.length; m++) {
+            if (m != self) {
+                PeerConnection peer = peers.get(m);
+                data[m] = new RemotePayloadSource(peer, WireLayout.PAYLOAD_RANGE, version, layout.payloadSize(m),
+                        layout.chunkSize(), context.windowBytes());
+            }
+        }
+        // The old manifest goes first, so that it never describes a parity it was not written for.
+        Files.deleteIfExists(ParityFiles.manifest(l1, version));
+        try (PartialFile parity = new PartialFile(ParityFiles.parity(l1, version))) {
+            codec.encodeParity(layout, self, data, parity);
+            parity.publish();
+            return parity.crc32c();
+        }
+    }
+}

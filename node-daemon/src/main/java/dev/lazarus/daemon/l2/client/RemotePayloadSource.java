@@ -1,0 +1,114 @@
+package dev.lazarus.daemon.l2.client;
+
+import dev.lazarus.store.level.xor.PayloadSource;
+import dev.lazarus.store.level.xor.XorKernel;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * Another member's payload or parity as a {@link PayloadSource}, so the store's {@code XorCodec} encodes and rebuilds
+ * over the network unchanged. The codec reads each chunk front to back in slices, so reads are served from a stream:
+ * one request covers a window of up to {@code windowBytes} (never past the chunk or the payload), and while the codec
+ * XORs one slice, the peer's kernel is already sending the next ones. A read elsewhere drains the window and asks
+ * again, which costs at most one window.
+ *
+ * <p>The peer and the codec share the connection with the member's other source (payload or parity); the codec never
+ * reads both of one member in the same column. Views of the last two destination segments (the codec's accumulator
+ * and scratch) are kept, so steady-state reads allocate nothing. Destination segments must be native or {@code byte[]}
+ * backed and at most 2 GiB.
+ */
+public final class RemotePayloadSource implements PayloadSource {
+    private final PeerConnection peer;
+    private final byte type;
+    private final long version;
+    private final long size;
+    private final long chunkSize;
+    private final long windowBytes;
+    private MemorySegment recentSegment;
+    private ByteBuffer recentView;
+    private MemorySegment olderSegment;
+    private ByteBuffer olderView;
+
+    /**
+     * @param type        {@code WireLayout.PAYLOAD_RANGE} or {@code PARITY_RANGE}
+     * @param size        the payload or parity size, from the layout
+     * @param chunkSize   the layout's chunk size; windows stop at chunk boundaries
+     * @param windowBytes the most one request asks for
+     */
+    public RemotePayloadSource(PeerConnection peer, byte type, long version, long size, long chunkSize,
+                               long windowBytes) {
+        if (size < 0 || chunkSize < 0 || windowBytes <= 0) {
+            throw new IllegalArgumentException("remote source invalid: size=" + size + " chunkSize=" + chunkSize
+                    + " windowBytes=" + windowBytes);
+        }
+        this.peer = peer;
+        this.type = type;
+        this.version = version;
+        this.size = size;
+        this.chunkSize = chunkSize;
+        this.windowBytes = windowBytes;
+    }
+
+    @Override
+    public long size() {
+        return size;
+    }
+
+    @Override
+    public void read(long position, MemorySegment dst, long dstOffset, long length) throws IOException {
+        if (position < 0 || length < 0) {
+            throw new IllegalArgumentException("negative read range: position=" + position + " length=" + length);
+        }
+        long real = Math.max(0, Math.min(length, size - position));
+        if (real > 0) {
+            ByteBuffer view = viewOf(dst);
+            long done = 0;
+            while (done < real) {
+                long at = position + done;
+                if (!peer.streaming(type, version, at)) {
+                    peer.openStream(type, version, at, window(at, real - done));
+                }
+                long n = Math.min(real - done, peer.streamRemaining());
+                view.limit(Math.toIntExact(dstOffset + done + n)).position((int) (dstOffset + done));
+                peer.readStream(view);
+                done += n;
+            }
+        }
+        XorKernel.zero(dst, dstOffset + real, length - real);
+    }
+
+    /** @return how much to ask for at {@code at}: at least {@code need}, else up to a window, the chunk's end */
+    private long window(long at, long need) {
+        long chunkEnd = chunkSize == 0 ? size : (at / chunkSize + 1) * chunkSize;
+        return Math.max(need, Math.min(windowBytes, Math.min(size, chunkEnd) - at));
+    }
+
+    private ByteBuffer viewOf(MemorySegment dst) {
+        if (dst == recentSegment) {
+            return recentView;
+        }
+        if (dst != olderSegment) {
+            if (dst.byteSize() > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("destination too large for a ByteBuffer: byteSize="
+                        + dst.byteSize());
+            }
+            olderSegment = dst;
+            olderView = dst.asByteBuffer();
+        }
+        MemorySegment segment = olderSegment;
+        ByteBuffer view = olderView;
+        olderSegment = recentSegment;
+        olderView = recentView;
+        recentSegment = segment;
+        recentView = view;
+        return view;
+    }
+
+    @Override
+    public String toString() {
+        return "RemotePayloadSource[peer=" + peer.peer() + " type=" + type + " version=" + version + " size=" + size
+                + "]";
+    }
+}

@@ -1,0 +1,98 @@
+package dev.lazarus.daemon.l2.files;
+
+import dev.lazarus.store.level.SecureFiles;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.zip.CRC32C;
+
+/**
+ * A file written in one pass under its {@link ParityFiles#partial partial} name (mode 0600), with the CRC32C of what
+ * was written, then either published under its final name by an atomic rename or discarded: a reader never sees a
+ * half-written or unchecked file under the final name. Writes allocate nothing.
+ */
+public final class PartialFile implements WritableByteChannel {
+    private final Path target;
+    private final Path partial;
+    private final FileChannel channel;
+    private final CRC32C crc = new CRC32C();
+    private long written;
+
+    /** Creates (or truncates) the partial file of {@code target}. */
+    public PartialFile(Path target) throws IOException {
+        this.target = target;
+        this.partial = ParityFiles.partial(target);
+        this.channel = SecureFiles.openForWrite(partial);
+    }
+
+    /** Writes all of {@code src} and folds it into the CRC. */
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+        int start = src.position();
+        int limit = src.limit();
+        while (src.hasRemaining()) {
+            channel.write(src);
+        }
+        // Checksum the bytes just written, moving position and limit rather than slicing, which would allocate.
+        src.position(start);
+        crc.update(src);
+        src.limit(limit);
+        written += limit - start;
+        return limit - start;
+    }
+
+    /** @return bytes written so far */
+    public long written() {
+        return written;
+    }
+
+    /** @return CRC32C of the bytes written so far */
+    public int crc32c() {
+        return (int) crc.getValue();
+    }
+
+    /** @return the final name */
+    public Path target() {
+        return target;
+    }
+
+    /** Flushes and closes the partial file, keeping it for {@link #publish} or {@link #discard}. */
+    public void finish() throws IOException {
+        if (channel.isOpen()) {
+            channel.force(true);
+            channel.close();
+        }
+    }
+
+    /** Finishes the file and renames it to its final name atomically, replacing any file there. */
+    public void publish() throws IOException {
+        finish();
+        Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** Closes and deletes the partial file; never throws. */
+    public void discard() {
+        try {
+            channel.close();
+            Files.deleteIfExists(partial);
+        } catch (IOException e) {
+            // Best effort: a leftover partial name is never read as a checkpoint file.
+        }
+    }
+
+    @Override
+    public boolean isOpen() {
+        return channel.isOpen();
+    }
+
+    /** Same as {@link #discard} if not yet published. */
+    @Override
+    public void close() {
+        discard();
+    }
+}
