@@ -19,11 +19,7 @@ public final class FileChannelPayloadSource implements PayloadSource {
     private final FileChannel channel;
     private final long fileOffset;
     private final long size;
-    /** The most recent destination and its view, then the one before. */
-    private MemorySegment recentSegment;
-    private ByteBuffer recentView;
-    private MemorySegment olderSegment;
-    private ByteBuffer olderView;
+    private final ByteBufferViews views = new ByteBufferViews();
 
     /**
      * @param channel    a channel open for reading
@@ -58,7 +54,7 @@ public final class FileChannelPayloadSource implements PayloadSource {
     public void read(long position, MemorySegment dst, long dstOffset, long length) throws IOException {
         long real = PayloadSources.realLength(size, position, length);
         if (real > 0) {
-            ByteBuffer buffer = viewOf(dst);
+            ByteBuffer buffer = views.viewOf(dst);
             buffer.limit(Math.toIntExact(dstOffset + real)).position((int) dstOffset);
             long at = fileOffset + position;
             while (buffer.hasRemaining()) {
@@ -71,27 +67,6 @@ public final class FileChannelPayloadSource implements PayloadSource {
             }
         }
         XorKernel.zero(dst, dstOffset + real, length - real);
-    }
-
-    private ByteBuffer viewOf(MemorySegment dst) {
-        if (dst == recentSegment) {
-            return recentView;
-        }
-        if (dst != olderSegment) {
-            if (dst.byteSize() > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("destination too large for a ByteBuffer: byteSize="
-                        + dst.byteSize());
-            }
-            olderSegment = dst;
-            olderView = dst.asByteBuffer();
-        }
-        MemorySegment segment = olderSegment;
-        ByteBuffer view = olderView;
-        olderSegment = recentSegment;
-        olderView = recentView;
-        recentSegment = segment;
-        recentView = view;
-        return view;
     }
 
     @Override

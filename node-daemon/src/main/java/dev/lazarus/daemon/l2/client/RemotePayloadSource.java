@@ -1,5 +1,6 @@
 package dev.lazarus.daemon.l2.client;
 
+import dev.lazarus.store.level.xor.ByteBufferViews;
 import dev.lazarus.store.level.xor.PayloadSource;
 import dev.lazarus.store.level.xor.XorKernel;
 
@@ -26,10 +27,7 @@ public final class RemotePayloadSource implements PayloadSource {
     private final long size;
     private final long chunkSize;
     private final long windowBytes;
-    private MemorySegment recentSegment;
-    private ByteBuffer recentView;
-    private MemorySegment olderSegment;
-    private ByteBuffer olderView;
+    private final ByteBufferViews views = new ByteBufferViews();
 
     /**
      * @param type        {@code WireLayout.PAYLOAD_RANGE} or {@code PARITY_RANGE}
@@ -63,7 +61,7 @@ public final class RemotePayloadSource implements PayloadSource {
         }
         long real = Math.max(0, Math.min(length, size - position));
         if (real > 0) {
-            ByteBuffer view = viewOf(dst);
+            ByteBuffer view = views.viewOf(dst);
             long done = 0;
             while (done < real) {
                 long at = position + done;
@@ -83,27 +81,6 @@ public final class RemotePayloadSource implements PayloadSource {
     private long window(long at, long need) {
         long chunkEnd = chunkSize == 0 ? size : (at / chunkSize + 1) * chunkSize;
         return Math.max(need, Math.min(windowBytes, Math.min(size, chunkEnd) - at));
-    }
-
-    private ByteBuffer viewOf(MemorySegment dst) {
-        if (dst == recentSegment) {
-            return recentView;
-        }
-        if (dst != olderSegment) {
-            if (dst.byteSize() > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("destination too large for a ByteBuffer: byteSize="
-                        + dst.byteSize());
-            }
-            olderSegment = dst;
-            olderView = dst.asByteBuffer();
-        }
-        MemorySegment segment = olderSegment;
-        ByteBuffer view = olderView;
-        olderSegment = recentSegment;
-        olderView = recentView;
-        recentSegment = segment;
-        recentView = view;
-        return view;
     }
 
     @Override
