@@ -8,9 +8,9 @@ import picocli.CommandLine.Spec;
 
 /** {@code lazarus ckpt}: what the checkpoint levels hold, like SCR's {@code scr_index}. */
 @Command(name = "ckpt", mixinStandardHelpOptions = true,
-        description = "List, verify, export or remove checkpoint versions on the levels (L1 RAM disk, L3 PFS).",
-        subcommands = {CkptListCommand.class, CkptVerifyCommand.class, CkptExportCommand.class,
-                CkptRemoveCommand.class})
+        description = "List, verify, rebuild, export or remove checkpoint versions on the levels (L1, L2, L3).",
+        subcommands = {CkptListCommand.class, CkptVerifyCommand.class, CkptRebuildCommand.class,
+                CkptExportCommand.class, CkptRemoveCommand.class})
 final class CkptCommand implements Runnable {
 
     @ParentCommand
@@ -25,6 +25,6 @@ final class CkptCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: list, verify, export or rm");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: list, verify, rebuild, export or rm");
     }
 }

@@ -79,6 +79,10 @@ public final class LazarusCli implements Runnable {
         return out;
     }
 
+    PrintStream err() {
+        return err;
+    }
+
     Map<String, String> environment() {
         return environment;
     }
