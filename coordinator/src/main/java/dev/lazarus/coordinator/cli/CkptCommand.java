@@ -25,6 +25,7 @@ final class CkptCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: list, verify, rebuild, export or rm");
+        throw new CommandLine.ParameterException(spec.commandLine(),
+                "missing command: list, verify, rebuild, export or rm");
     }
 }
