@@ -62,6 +62,19 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-nvm-restart", description = "Start fresh even when NVM holds a resumable state.")
     boolean noNvmRestart;
 
+    @Option(names = "--ckpt-every", paramLabel = "N",
+            description = "Checkpoint the candidate objects to L1 (and every 4th version to L3) after every Nth"
+                    + " iteration; a relaunch NVM cannot serve restores the newest checkpoint (default: 0, none).")
+    Integer checkpointEvery;
+
+    @Option(names = "--ckpt-dir", paramLabel = "DIR",
+            description = "L1 directory, node-local (default: LAZARUS_CKPT_DIR or /dev/shm/lazarus/ckpt).")
+    Path checkpointDirectory;
+
+    @Option(names = "--pfs-dir", paramLabel = "DIR|off",
+            description = "L3 directory on the parallel file system (default: LAZARUS_CKPT_PFS_DIR or lazarus-ckpt).")
+    String pfsDirectory;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
     Long timeoutSeconds;
 
@@ -85,7 +98,7 @@ final class RunCommand implements Callable<Integer> {
         return launch(cli, request, dryRun);
     }
 
-    /** The EasyCrash options become system properties of every rank (see EasyCrashSettings). */
+    /** The EasyCrash and checkpoint options become system properties of every rank (see their settings classes). */
     private List<String> withEasyCrashSettings(List<String> options) {
         List<String> all = new ArrayList<>(options);
         if (jobId != null) {
@@ -105,6 +118,19 @@ final class RunCommand implements Callable<Integer> {
         }
         if (noNvmRestart) {
             all.add("-Dlazarus.nvm.restart=off");
+        }
+        if (checkpointEvery != null) {
+            if (checkpointEvery < 0) {
+                throw new IllegalArgumentException("--ckpt-every=" + checkpointEvery + " must be 0 or more");
+            }
+            all.add("-Dlazarus.ckpt.every=" + checkpointEvery);
+        }
+        if (checkpointDirectory != null) {
+            all.add("-Dlazarus.ckpt.dir=" + checkpointDirectory.toAbsolutePath());
+        }
+        if (pfsDirectory != null) {
+            all.add("-Dlazarus.ckpt.pfs.dir=" + (pfsDirectory.equals("off") ? "off"
+                    : Path.of(pfsDirectory).toAbsolutePath().toString()));
         }
         return all;
     }

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
@@ -80,9 +81,9 @@ class NvmRestartIT {
      * @return the output, or {@code null} if the job had already finished successfully
      */
     private static String runAndKill(String[] args, long delayMillis) throws Exception {
-        StartedJob job = StartedJob.start(args);
+        RunningJob job = RunningJob.start(args, Map.of());
         Thread.sleep(delayMillis);
-        List<ProcessHandle> ranks = job.process.descendants().filter(NvmRestartIT::isRankJvm).toList();
+        List<ProcessHandle> ranks = job.rankJvms();
         boolean killed = !ranks.isEmpty() && ranks.getFirst().destroyForcibly();
         String text = job.awaitEnd();
         // The NVM state is judged once no rank of the killed job runs any more: a surviving rank could still release
@@ -90,71 +91,19 @@ class NvmRestartIT {
         for (ProcessHandle rank : ranks) {
             rank.onExit().get(60, TimeUnit.SECONDS);
         }
-        if (!killed || (job.process.exitValue() == 0 && text.contains(SUCCESS))) {
+        if (!killed || (job.process().exitValue() == 0 && text.contains(SUCCESS))) {
             return null;
         }
-        assertTrue(job.process.exitValue() != 0, "a killed job must fail: " + text);
+        assertTrue(job.process().exitValue() != 0, "a killed job must fail: " + text);
         return text;
     }
 
     /** Runs the job to its end and returns the milliseconds from rank 0's NVM decision to the job's exit. */
     private static long millisFromDecisionToExit(String[] args) throws Exception {
-        StartedJob job = StartedJob.start(args);
+        RunningJob job = RunningJob.start(args, Map.of());
         long decided = System.nanoTime();
         String text = job.awaitEnd();
-        assertEquals(0, job.process.exitValue(), text);
+        assertEquals(0, job.process().exitValue(), text);
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - decided));
-    }
-
-    /** A running {@code ./lazarus} job whose output is collected line by line. */
-    private record StartedJob(Process process, StringBuilder output, Thread reader) {
-        /** Starts the job and returns once rank 0 reported its NVM decision (or the job ended). */
-        static StartedJob start(String[] args) throws Exception {
-            List<String> command = new ArrayList<>(List.of(LazarusProcess.home().resolve("lazarus").toString()));
-            command.addAll(List.of(args));
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-            builder.environment().put("LAZARUS_NO_BUILD", "1");
-            Process process = builder.start();
-            StringBuilder output = new StringBuilder();
-            Thread reader = Thread.ofPlatform().start(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line; (line = in.readLine()) != null; ) {
-                        synchronized (output) {
-                            output.append(line).append('\n');
-                            output.notifyAll();
-                        }
-                    }
-                } catch (java.io.IOException ignored) {
-                    // the process ended
-                }
-            });
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-            synchronized (output) {
-                while (output.indexOf("lazarus: NVM ") < 0 && process.isAlive() && System.nanoTime() < deadline) {
-                    output.wait(100);
-                }
-            }
-            return new StartedJob(process, output, reader);
-        }
-
-        /** Waits for the job to end and returns everything it printed. */
-        String awaitEnd() throws Exception {
-            assertTrue(process.waitFor(240, TimeUnit.SECONDS), "the job did not end");
-            reader.join(10_000);
-            synchronized (output) {
-                return output.toString();
-            }
-        }
-    }
-
-    /**
-     * A JVM that runs ranks: an Open MPI rank, or MPJ's MulticoreStarter. Not mpirun, nor MPJ's starter.jar
-     * launcher: both name RankMain on their command lines, and killing either orphans ranks that run on.
-     */
-    private static boolean isRankJvm(ProcessHandle process) {
-        boolean java = process.info().command().map(c -> c.endsWith("/java")).orElse(false);
-        return java && process.info().commandLine().map(c -> c.contains("MulticoreStarter")
-                || (c.contains("RankMain") && !c.contains("starter.jar"))).orElse(false);
     }
 }

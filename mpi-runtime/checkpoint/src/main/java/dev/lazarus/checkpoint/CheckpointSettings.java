@@ -17,6 +17,8 @@ import java.util.Properties;
  *   <caption>Settings</caption>
  *   <tr><th>property</th><th>environment</th><th>default</th></tr>
  *   <tr><td>lazarus.job.id</td><td>LAZARUS_JOB_ID</td><td>the application name</td></tr>
+ *   <tr><td>lazarus.ckpt.every</td><td>LAZARUS_CKPT_EVERY</td><td>0: no checkpoints; N: after every Nth main-loop
+ *       iteration of a {@code RecomputingRun}</td></tr>
  *   <tr><td>lazarus.ckpt.dir</td><td>LAZARUS_CKPT_DIR</td><td>/dev/shm/lazarus/ckpt (L1, node-local)</td></tr>
  *   <tr><td>lazarus.ckpt.pfs.dir</td><td>LAZARUS_CKPT_PFS_DIR</td><td>lazarus-ckpt in the working directory
  *       (L3); {@code off} disables L3</td></tr>
@@ -35,6 +37,7 @@ public final class CheckpointSettings {
     public static final String BLOCK_SIZE = "lazarus.ckpt.block.size";
     public static final String FULL_EVERY = "lazarus.ckpt.full.every";
     public static final String KEEP = "lazarus.ckpt.keep";
+    public static final String EVERY = "lazarus.ckpt.every";
     public static final String DEFAULT_L1_DIR = "/dev/shm/lazarus/ckpt";
 
     private final Properties properties;
@@ -46,6 +49,7 @@ public final class CheckpointSettings {
     private int blockSize;
     private int fullEvery;
     private int keep;
+    private int every;
 
     public CheckpointSettings(Properties properties, Map<String, String> environment) {
         this.properties = properties;
@@ -90,6 +94,7 @@ public final class CheckpointSettings {
         }
         fullEvery = positive(FULL_EVERY, 8, 1_000_000);
         keep = positive(KEEP, 2, 1_000);
+        every = value(EVERY).equals(Optional.of("0")) ? 0 : positive(EVERY, 0, Integer.MAX_VALUE);
         return this;
     }
 
@@ -136,5 +141,10 @@ public final class CheckpointSettings {
 
     public int keep() {
         return keep;
+    }
+
+    /** @return after every how many main-loop iterations a run checkpoints; 0 for never */
+    public int every() {
+        return every;
     }
 }

@@ -43,6 +43,8 @@ import java.util.function.Consumer;
  * </ul>
  */
 public final class Checkpoints implements AutoCloseable {
+    /** Names of the levels in {@link #levels()} order. */
+    private static final List<String> LEVEL_NAMES = List.of("L1", "L3");
     private final Comm comm;
     private final CheckpointSettings settings;
     private final CheckpointDirectory l1;
@@ -54,6 +56,7 @@ public final class Checkpoints implements AutoCloseable {
     private final ReceiveHook hook;
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
+    private String restoredFrom = "";
 
     private Checkpoints(Comm comm, CheckpointSettings settings, Consumer<String> log) {
         this.comm = comm;
@@ -146,8 +149,14 @@ public final class Checkpoints implements AutoCloseable {
             if (version < 0) {
                 return OptionalLong.empty();
             }
-            String failure = mine == version || restorable(version) ? restoreFrom(version) : "version not found";
+            int[] level = {-1};
+            String failure = mine == version || restorable(version) ? restoreFrom(version, level)
+                    : "version not found";
             if (comm.allreduce(failure == null ? 1L : 0L, ReduceOp.MIN) == 1L) {
+                long slowest = comm.allreduce((long) level[0], ReduceOp.MAX);
+                long fastest = comm.allreduce((long) level[0], ReduceOp.MIN);
+                restoredFrom = slowest == fastest ? LEVEL_NAMES.get((int) slowest)
+                        : LEVEL_NAMES.get((int) fastest) + " and " + LEVEL_NAMES.get((int) slowest);
                 checkpointer.restored();
                 complete.clear();
                 complete.addLast(version);
@@ -158,6 +167,14 @@ public final class Checkpoints implements AutoCloseable {
             }
             bound = version - 1;
         }
+    }
+
+    /**
+     * @return where the last {@link #restart()} restored from: "L1", "L3", or "L1 and L3" when ranks differed (a
+     *         node's RAM disk lost); empty before any restore
+     */
+    public String restoredFrom() {
+        return restoredFrom;
     }
 
     /** @return what the page pre-filter is and how many variables it tracks */
@@ -232,12 +249,18 @@ public final class Checkpoints implements AutoCloseable {
         }
     }
 
-    /** @return null on success, else why every level failed */
-    private String restoreFrom(long version) {
+    /**
+     * @param used receives the index in {@link #levels()} of the level restored from
+     * @return null on success, else why every level failed
+     */
+    private String restoreFrom(long version, int[] used) {
         StringBuilder reasons = new StringBuilder();
-        for (CheckpointDirectory level : levels()) {
+        List<CheckpointDirectory> levels = levels();
+        for (int i = 0; i < levels.size(); i++) {
+            CheckpointDirectory level = levels.get(i);
             try {
                 ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions());
+                used[0] = i;
                 return null;
             } catch (CorruptCheckpointException e) {
                 reasons.append(reasons.isEmpty() ? "" : "; ").append(e.getMessage());
@@ -250,6 +273,22 @@ public final class Checkpoints implements AutoCloseable {
 
     private List<CheckpointDirectory> levels() {
         return l3 == null ? List.of(l1) : List.of(l1, l3);
+    }
+
+    /**
+     * Deletes this rank's files of every version on every level, after a finished run: the next run of the job
+     * starts fresh, as it does after EasyCrash releases the heap. Waits for the drain first.
+     */
+    public void release() throws IOException {
+        try {
+            drain.awaitIdle();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (CheckpointDirectory level : levels()) {
+            Retention.prune(level, comm.rank(), List.of());
+        }
+        complete.clear();
     }
 
     /** Finishes the queued drain, then stops the drain thread and the page tracking. */

@@ -1,5 +1,6 @@
 package dev.lazarus.easycrash;
 
+import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
@@ -7,12 +8,15 @@ import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.OptionalLong;
 
 /**
  * Runs a {@link Recomputable} under EasyCrash: a fresh start, or a resume from the bookmarked iteration with the
- * candidate objects as NVM kept them. When a resumed run fails its acceptance verification the result does not
- * count: the run says so and rolls back, which until the checkpoint levels exist means starting again from the
- * beginning. A finished run releases its NVM state so the next run of the job starts fresh.
+ * candidate objects as NVM kept them. With {@code lazarus.ckpt.every} N, the candidate objects are also checkpointed
+ * to the levels after every Nth iteration, and a start NVM cannot serve restores the newest checkpoint instead of
+ * starting from the beginning. When a resumed run fails its acceptance verification the result does not count: the
+ * run says so and rolls back, to the newest checkpoint if there is one, else to the beginning. A finished run
+ * releases its NVM state and its checkpoints so the next run of the job starts fresh.
  */
 public final class RecomputingRun {
 
@@ -29,41 +33,71 @@ public final class RecomputingRun {
     private RecomputingRun() {
     }
 
-    /** Runs {@code app} on this rank (collective). */
+    /** Runs {@code app} on this rank (collective), with the checkpoint settings of this JVM. */
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings, AccessTracer tracer,
                               PrintStream log) throws IOException {
+        return run(comm, app, settings, CheckpointSettings.fromSystem().conclude(app.application()), tracer, log);
+    }
+
+    /**
+     * Runs {@code app} on this rank (collective).
+     *
+     * @param checkpoints concluded checkpoint settings; null or {@code every() == 0} for no checkpoint levels
+     */
+    public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
+                              CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log)
+            throws IOException {
         EasyCrash easyCrash = EasyCrash.start(comm, app.application(), app.signature(), app.regions(),
                 app.heapBytes(), settings, tracer, log);
+        LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
         try {
-            Outcome outcome = attempt(comm, app, easyCrash);
+            Outcome outcome = attempt(comm, app, easyCrash, levels);
             if (outcome.resumed() && !outcome.verdict().accepted()) {
                 if (comm.rank() == 0 && log != null) {
                     log.println("lazarus: NVM restart failed acceptance verification (" + outcome.verdict().reason()
-                            + ") -> rollback: restarting from the beginning");
+                            + ") -> rollback: " + (levels == null ? "restarting from the beginning"
+                            : "restarting from the newest checkpoint, or the beginning"));
                 }
                 easyCrash.close();
                 easyCrash = EasyCrash.restartFresh(comm, app, settings, tracer);
-                Outcome again = attempt(comm, app, easyCrash);
+                Outcome again = attempt(comm, app, easyCrash, levels);
                 outcome = new Outcome(again.verdict(), again.seconds(), again.firstIteration(), false, true);
             }
             easyCrash.release();
+            if (levels != null && outcome.verdict().accepted()) {
+                levels.release();
+            }
             return outcome;
         } finally {
             easyCrash.close();
+            if (levels != null) {
+                levels.close();
+            }
         }
     }
 
-    private static Outcome attempt(Comm comm, Recomputable app, EasyCrash easyCrash) {
+    private static Outcome attempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels) {
         app.attach(easyCrash);
         easyCrash.checkPlan(app.application());
-        boolean fresh = !easyCrash.resuming();
+        boolean fromNvm = easyCrash.resuming();
+        OptionalLong restored = OptionalLong.empty();
+        if (levels != null) {
+            levels.protect(easyCrash);
+            if (!fromNvm) {
+                restored = levels.restore();
+            }
+        }
+        boolean fresh = !fromNvm && restored.isEmpty();
         app.initialize(fresh);
-        int first = easyCrash.firstIteration(1);
+        int first = restored.isPresent() ? (int) restored.getAsLong() + 1 : easyCrash.firstIteration(1);
         comm.barrier();
         long start = System.nanoTime();
         for (int it = first; it <= app.iterations(); it++) {
             easyCrash.beginIteration(it);
             app.iterate(it, easyCrash);
+            if (levels != null) {
+                levels.afterIteration(it);
+            }
         }
         double seconds = comm.allreduce((System.nanoTime() - start) * 1e-9, ReduceOp.MAX);
         return new Outcome(app.verify(), seconds, first, !fresh, false);

@@ -1,0 +1,80 @@
+package dev.lazarus.coordinator.it;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A running {@code ./lazarus} job whose output is collected line by line, for tests that kill its ranks.
+ *
+ * @param process the {@code ./lazarus} process
+ * @param output  everything printed so far
+ * @param reader  the thread collecting the output
+ */
+record RunningJob(Process process, StringBuilder output, Thread reader) {
+
+    /**
+     * Starts the job and returns once rank 0 reported its NVM decision (or the job ended).
+     *
+     * @param environment variables added to the job's environment
+     */
+    static RunningJob start(String[] args, Map<String, String> environment) throws Exception {
+        List<String> command = new ArrayList<>(List.of(LazarusProcess.home().resolve("lazarus").toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+        builder.environment().put("LAZARUS_NO_BUILD", "1");
+        builder.environment().putAll(environment);
+        Process process = builder.start();
+        StringBuilder output = new StringBuilder();
+        Thread reader = Thread.ofPlatform().start(() -> {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                for (String line; (line = in.readLine()) != null; ) {
+                    synchronized (output) {
+                        output.append(line).append('\n');
+                        output.notifyAll();
+                    }
+                }
+            } catch (java.io.IOException ignored) {
+                // the process ended
+            }
+        });
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        synchronized (output) {
+            while (output.indexOf("lazarus: NVM ") < 0 && process.isAlive() && System.nanoTime() < deadline) {
+                output.wait(100);
+            }
+        }
+        return new RunningJob(process, output, reader);
+    }
+
+    /** Waits for the job to end and returns everything it printed. */
+    String awaitEnd() throws Exception {
+        assertTrue(process.waitFor(240, TimeUnit.SECONDS), "the job did not end");
+        reader.join(10_000);
+        synchronized (output) {
+            return output.toString();
+        }
+    }
+
+    /** @return the rank JVMs of the job running now */
+    List<ProcessHandle> rankJvms() {
+        return process.descendants().filter(RunningJob::isRankJvm).toList();
+    }
+
+    /**
+     * A JVM that runs ranks: an Open MPI rank, or MPJ's MulticoreStarter. Not mpirun, nor MPJ's starter.jar
+     * launcher: both name RankMain on their command lines, and killing either orphans ranks that run on.
+     */
+    private static boolean isRankJvm(ProcessHandle process) {
+        boolean java = process.info().command().map(c -> c.endsWith("/java")).orElse(false);
+        return java && process.info().commandLine().map(c -> c.contains("MulticoreStarter")
+                || (c.contains("RankMain") && !c.contains("starter.jar"))).orElse(false);
+    }
+}

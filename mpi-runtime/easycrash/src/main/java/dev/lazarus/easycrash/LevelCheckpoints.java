@@ -1,0 +1,88 @@
+package dev.lazarus.easycrash;
+
+import dev.lazarus.checkpoint.CheckpointReport;
+import dev.lazarus.checkpoint.CheckpointSettings;
+import dev.lazarus.checkpoint.Checkpoints;
+import dev.lazarus.mpi.Comm;
+import dev.lazarus.store.ElementType;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.OptionalLong;
+
+/**
+ * The checkpoint levels under a {@link RecomputingRun}: the candidate objects (what NVM keeps) are checkpointed
+ * after every Nth iteration, and a start that NVM cannot serve restores the newest version every rank can reach.
+ * The version is the iteration that had just finished.
+ */
+final class LevelCheckpoints implements AutoCloseable {
+    private final Comm comm;
+    private final Checkpoints checkpoints;
+    private final int every;
+    private final PrintStream log;
+
+    private LevelCheckpoints(Comm comm, Checkpoints checkpoints, int every, PrintStream log) {
+        this.comm = comm;
+        this.checkpoints = checkpoints;
+        this.every = every;
+        this.log = log;
+    }
+
+    /** @return the levels for this run, or null when {@code lazarus.ckpt.every} is 0 */
+    static LevelCheckpoints open(Comm comm, CheckpointSettings settings, PrintStream log) {
+        if (settings == null || settings.every() == 0) {
+            return null;
+        }
+        PrintStream out = comm.rank() == 0 ? log : null;
+        Checkpoints checkpoints = Checkpoints.open(comm, settings, line -> {
+            if (log != null) {
+                log.println("lazarus: " + line); // every rank's problems, each says its rank
+            }
+        });
+        return new LevelCheckpoints(comm, checkpoints, settings.every(), out);
+    }
+
+    /** Protects the candidate objects; call once they are attached. */
+    void protect(EasyCrash easyCrash) {
+        for (DataObject object : easyCrash.heap().objects().values()) {
+            if (object.role() == ObjectRole.CANDIDATE) {
+                checkpoints.protect(object.name(), object.segment(),
+                        ElementType.valueOf(object.elementType().name()));
+            }
+        }
+    }
+
+    /** @return the restored version (the last finished iteration), or empty: start from the beginning */
+    OptionalLong restore() {
+        OptionalLong version = checkpoints.restart();
+        if (log != null) {
+            log.println("lazarus: checkpoint restart: " + (version.isPresent()
+                    ? "restored version " + version.getAsLong() + " from " + checkpoints.restoredFrom()
+                    + ", resuming at iteration " + (version.getAsLong() + 1)
+                    : "no checkpoint every rank can restore, starting from the beginning"));
+        }
+        return version;
+    }
+
+    /** Checkpoints after iteration {@code iteration} if it is a multiple of the interval. Collective. */
+    void afterIteration(int iteration) {
+        if (iteration % every != 0) {
+            return;
+        }
+        CheckpointReport report = checkpoints.checkpoint(iteration);
+        if (!report.complete() && log != null) {
+            log.println("lazarus: checkpoint " + iteration + " is incomplete: a rank failed to write it");
+        }
+    }
+
+    /** Deletes this rank's checkpoints of the job after a finished run. */
+    void release() throws IOException {
+        checkpoints.release();
+        comm.barrier();
+    }
+
+    @Override
+    public void close() {
+        checkpoints.close();
+    }
+}
