@@ -3,15 +3,13 @@ package dev.lazarus.bench;
 import dev.lazarus.checkpoint.CheckpointReport;
 import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.checkpoint.Checkpoints;
-import dev.lazarus.easycrash.DataObject;
+import dev.lazarus.easycrash.CandidateCheckpoints;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.EasyCrashSettings;
-import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.local.SingleRankComm;
-import dev.lazarus.store.ElementType;
 import dev.lazarus.store.drain.DrainResult;
 import dev.lazarus.store.incremental.CheckpointStats;
 
@@ -64,7 +62,7 @@ public final class CheckpointRun {
             app.initialize(true);
             Checkpoints ckpt = mode.equals("none") ? null : Checkpoints.open(comm, settings(mode, work), m -> { });
             if (ckpt != null) {
-                protect(ckpt, easyCrash);
+                CandidateCheckpoints.protect(ckpt, easyCrash.heap());
             }
             StringBuilder versions = new StringBuilder();
             long start = System.nanoTime();
@@ -115,14 +113,6 @@ public final class CheckpointRun {
             p.setProperty(CheckpointSettings.FULL_EVERY, "1000000");
         }
         return new CheckpointSettings(p, Map.of()).conclude("bench");
-    }
-
-    private static void protect(Checkpoints ckpt, EasyCrash easyCrash) {
-        for (DataObject object : easyCrash.heap().objects().values()) {
-            if (object.role() == ObjectRole.CANDIDATE) {
-                ckpt.protect(object.name(), object.segment(), ElementType.valueOf(object.elementType().name()));
-            }
-        }
     }
 
     private static String json(CheckpointStats s) {

@@ -94,24 +94,28 @@ public final class CheckpointSettings {
         }
         fullEvery = positive(FULL_EVERY, 8, 1_000_000);
         keep = positive(KEEP, 2, 1_000);
-        every = value(EVERY).equals(Optional.of("0")) ? 0 : positive(EVERY, 0, Integer.MAX_VALUE);
+        every = bounded(EVERY, 0, 0, Integer.MAX_VALUE);
         return this;
     }
 
     private int positive(String property, int fallback, int max) {
+        return bounded(property, fallback, 1, max);
+    }
+
+    private int bounded(String property, int fallback, int min, int max) {
         String text = value(property).orElse(null);
         if (text == null) {
             return fallback;
         }
         try {
             int n = Integer.parseInt(text);
-            if (n >= 1 && n <= max) {
+            if (n >= min && n <= max) {
                 return n;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException(property + "=" + text + " must be an integer from 1 to " + max);
+        throw new IllegalArgumentException(property + "=" + text + " must be an integer from " + min + " to " + max);
     }
 
     public String jobId() {

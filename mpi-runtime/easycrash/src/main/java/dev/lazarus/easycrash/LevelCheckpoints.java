@@ -4,7 +4,6 @@ import dev.lazarus.checkpoint.CheckpointReport;
 import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.checkpoint.Checkpoints;
 import dev.lazarus.mpi.Comm;
-import dev.lazarus.store.ElementType;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -44,12 +43,7 @@ final class LevelCheckpoints implements AutoCloseable {
 
     /** Protects the candidate objects; call once they are attached. */
     void protect(EasyCrash easyCrash) {
-        for (DataObject object : easyCrash.heap().objects().values()) {
-            if (object.role() == ObjectRole.CANDIDATE) {
-                checkpoints.protect(object.name(), object.segment(),
-                        ElementType.valueOf(object.elementType().name()));
-            }
-        }
+        CandidateCheckpoints.protect(checkpoints, easyCrash.heap());
     }
 
     /** @return the restored version (the last finished iteration), or empty: start from the beginning */
