@@ -1,8 +1,10 @@
 package dev.lazarus.coordinator.cli;
 
+import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.store.level.xor.XorSetLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -75,6 +77,20 @@ final class RunCommand implements Callable<Integer> {
             description = "L3 directory on the parallel file system (default: LAZARUS_CKPT_PFS_DIR or lazarus-ckpt).")
     String pfsDirectory;
 
+    @Option(names = "--l2-every", paramLabel = "N",
+            description = "XOR-encode every Nth L1 version across the job's nodes (L2; default: 1; 0: no L2)."
+                    + " L2 needs a job on 2 or more nodes.")
+    Integer l2Every;
+
+    @Option(names = "--l2-set-size", paramLabel = "N",
+            description = "Nodes per XOR set: L2 survives the loss of one node per set (default: 8).")
+    Integer l2SetSize;
+
+    @Option(names = "--l2-secret", paramLabel = "FILE",
+            description = "Per-job secret the nodes' L2 services authenticate with, mode 0600 (default: a new random"
+                    + " one per launch in LAZARUS_SECRET_DIR or ~/.lazarus/secrets, deleted when the job ends).")
+    Path l2Secret;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
     Long timeoutSeconds;
 
@@ -92,10 +108,29 @@ final class RunCommand implements Callable<Integer> {
         if (timeoutSeconds != null && timeoutSeconds <= 0) {
             throw new IllegalArgumentException("--timeout=" + timeoutSeconds + " must be positive");
         }
-        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath,
-                withEasyCrashSettings(jvmOptions),
+        List<String> options = withEasyCrashSettings(jvmOptions);
+        Path newSecret = l2Secret == null && l2Wanted() ? JobSecrets.newPath(cli.environment(), jobId, application)
+                : null;
+        Path secret = l2Secret != null ? l2Secret.toAbsolutePath() : newSecret;
+        if (secret != null) {
+            options.add("-D" + CheckpointSettings.L2_SECRET + "=" + secret);
+        }
+        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, options,
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
-        return launch(cli, request, dryRun);
+        if (newSecret == null || dryRun) {
+            return launch(cli, request, dryRun);
+        }
+        JobSecrets.create(newSecret);
+        try {
+            return launch(cli, request, false);
+        } finally {
+            Files.deleteIfExists(newSecret);
+        }
+    }
+
+    /** @return whether the job checkpoints with L2 on, so that its nodes need a shared secret */
+    private boolean l2Wanted() {
+        return checkpointEvery != null && checkpointEvery > 0 && (l2Every == null || l2Every > 0);
     }
 
     /** The EasyCrash and checkpoint options become system properties of every rank (see their settings classes). */
@@ -124,6 +159,22 @@ final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--ckpt-every=" + checkpointEvery + " must be 0 or more");
             }
             all.add("-Dlazarus.ckpt.every=" + checkpointEvery);
+        }
+        if (l2Every != null) {
+            if (l2Every < 0 || l2Every > 1_000_000) {
+                throw new IllegalArgumentException("--l2-every=" + l2Every + " must be 0 to 1000000");
+            }
+            all.add("-D" + CheckpointSettings.L2_EVERY + "=" + l2Every);
+        }
+        if (l2SetSize != null) {
+            if (l2SetSize < XorSetLayout.MIN_SET_SIZE || l2SetSize > XorSetLayout.MAX_SET_SIZE) {
+                throw new IllegalArgumentException("--l2-set-size=" + l2SetSize + " must be "
+                        + XorSetLayout.MIN_SET_SIZE + " to " + XorSetLayout.MAX_SET_SIZE);
+            }
+            all.add("-D" + CheckpointSettings.L2_SET_SIZE + "=" + l2SetSize);
+        }
+        if (l2Secret != null && !Files.isReadable(l2Secret)) {
+            throw new IllegalArgumentException("cannot read --l2-secret file " + l2Secret);
         }
         if (checkpointDirectory != null) {
             all.add("-Dlazarus.ckpt.dir=" + checkpointDirectory.toAbsolutePath());

@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +32,7 @@ class MultiHostIT {
     private static final String PREFIX = "lzit";
     /** Its own /24, so a manual {@code netns-hosts up} (10.213.0) can stay up while this runs. */
     private static final String SUBNET = "10.213.9";
-    private static final Duration SCRIPT_TIMEOUT = Duration.ofSeconds(90);
+    private static final Duration SCRIPT_TIMEOUT = NetnsHosts.SCRIPT_TIMEOUT;
 
     private static boolean hostsCreated;
     private static Path hostfile;
@@ -42,18 +41,17 @@ class MultiHostIT {
 
     @BeforeAll
     static void bringUpTwoHosts() throws Exception {
-        assumeTrue(isRoot(), "network namespaces need root");
-        assumeTrue(ipNetnsAvailable(), "ip netns (iproute2) is not available");
+        assumeTrue(NetnsHosts.available(), "network namespaces need root and ip netns (iproute2)");
         hostsCreated = true;
-        Output down = script("netns-hosts", "down", "--prefix", PREFIX); // leftovers of a killed earlier run
+        NetnsHosts.Output down = NetnsHosts.script("netns-hosts", "down", "--prefix", PREFIX); // leftovers of a killed earlier run
         assertEquals(0, down.status(), down.text());
-        Output up = script("netns-hosts", "up", "2", "--prefix", PREFIX, "--subnet", SUBNET);
+        NetnsHosts.Output up = NetnsHosts.script("netns-hosts", "up", "2", "--prefix", PREFIX, "--subnet", SUBNET);
         assertEquals(0, up.status(), up.text());
         List<String> upLines = up.text().strip().lines().toList();
         hostfile = Path.of(upLines.getLast());
         hostsDir = hostfile.getParent();
         assertEquals(List.of(SUBNET + ".11 slots=2", SUBNET + ".12 slots=2"), Files.readAllLines(hostfile));
-        Output env = script("netns-hosts", "env", "--prefix", PREFIX);
+        NetnsHosts.Output env = NetnsHosts.script("netns-hosts", "env", "--prefix", PREFIX);
         assertEquals(0, env.status(), env.text());
         for (String line : env.text().lines().toList()) {
             if (line.startsWith("export ") && line.contains("=")) {
@@ -68,7 +66,7 @@ class MultiHostIT {
     @AfterAll
     static void tearDownHosts() throws Exception {
         if (hostsCreated) {
-            Output down = script("netns-hosts", "down", "--prefix", PREFIX);
+            NetnsHosts.Output down = NetnsHosts.script("netns-hosts", "down", "--prefix", PREFIX);
             assertEquals(0, down.status(), down.text());
             assertFalse(Files.exists(Path.of("/run/netns", PREFIX + "1")), "namespace " + PREFIX + "1 left over");
         }
@@ -103,7 +101,7 @@ class MultiHostIT {
                 if (System.nanoTime() > deadline) {
                     process.descendants().forEach(ProcessHandle::destroyForcibly);
                     process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-                    throw new AssertionError("the job did not finish within 6 minutes; output:\n" + read(log));
+                    throw new AssertionError("the job did not finish within 6 minutes; output:\n" + NetnsHosts.read(log));
                 }
                 process.descendants().forEach(p -> {
                     if (isRank(p.pid())) {
@@ -117,7 +115,7 @@ class MultiHostIT {
                 });
             }
             status = process.exitValue();
-            output = read(log);
+            output = NetnsHosts.read(log);
         } finally {
             Files.deleteIfExists(log);
         }
@@ -128,7 +126,7 @@ class MultiHostIT {
         assertEquals(2, ranksByHost.get(PREFIX + "1").size(), "rank JVMs seen per host: " + ranksByHost);
         assertEquals(2, ranksByHost.get(PREFIX + "2").size(), "rank JVMs seen per host: " + ranksByHost);
         for (String host : ranksByHost.keySet()) {
-            String launches = read(hostsDir.resolve(host).resolve("rsh.log"));
+            String launches = NetnsHosts.read(hostsDir.resolve(host).resolve("rsh.log"));
             assertTrue(launches.contains("orted"), "netns-rsh started no daemon on " + host + ": " + launches);
         }
     }
@@ -136,14 +134,14 @@ class MultiHostIT {
     @Test
     @Timeout(value = 3, unit = TimeUnit.MINUTES)
     void rshAgentRunsTheShellCommandInsideTheHostWithItsDirectories() throws Exception {
-        Output out = script("netns-rsh", SUBNET + ".12",
+        NetnsHosts.Output out = NetnsHosts.script("netns-rsh", SUBNET + ".12",
                 "echo", "\"$LAZARUS_HOST $(ip netns identify $$) $LAZARUS_RAMDISK_DIR $LAZARUS_NVM_DIR\"");
         assertEquals(0, out.status(), out.text());
         Path host2 = hostsDir.resolve(PREFIX + "2");
         assertEquals(PREFIX + "2 " + PREFIX + "2 " + host2.resolve("ramdisk") + " " + host2.resolve("nvm"),
                 out.text().strip());
-        assertEquals(7, script("netns-rsh", PREFIX + "1", "exit", "7").status());
-        Output unknown = script("netns-rsh", SUBNET + ".99", "true");
+        assertEquals(7, NetnsHosts.script("netns-rsh", PREFIX + "1", "exit", "7").status());
+        NetnsHosts.Output unknown = NetnsHosts.script("netns-rsh", SUBNET + ".99", "true");
         assertEquals(255, unknown.status(), unknown.text());
         assertTrue(unknown.text().startsWith("netns-rsh: unknown host"), unknown.text());
     }
@@ -154,7 +152,7 @@ class MultiHostIT {
         Path host1 = hostsDir.resolve(PREFIX + "1");
         Files.writeString(host1.resolve("ramdisk/checkpoint"), "lost with the node");
         Files.writeString(host1.resolve("nvm/checkpoint"), "survives the node");
-        Process sleeper = new ProcessBuilder(script("netns-hosts").toString(), "exec", PREFIX + "1", "sleep", "600")
+        Process sleeper = new ProcessBuilder(NetnsHosts.script("netns-hosts").toString(), "exec", PREFIX + "1", "sleep", "600")
                 .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
         try {
             NamespaceId ns1 = NamespaceId.of(Path.of("/run/netns", PREFIX + "1"));
@@ -163,7 +161,7 @@ class MultiHostIT {
                 Thread.sleep(50);
             }
             assertEquals(ns1, NamespaceId.ofProcess(sleeper.pid()), "netns-hosts exec did not enter the host");
-            Output kill = script("netns-hosts", "kill", PREFIX + "1");
+            NetnsHosts.Output kill = NetnsHosts.script("netns-hosts", "kill", PREFIX + "1");
             assertEquals(0, kill.status(), kill.text());
             assertTrue(sleeper.waitFor(30, TimeUnit.SECONDS), "the host's process survived netns-hosts kill");
             assertEquals(137, sleeper.exitValue(), "killed by SIGKILL");
@@ -198,62 +196,6 @@ class MultiHostIT {
             } catch (IOException e) {
                 return null; // gone already
             }
-        }
-    }
-
-    private record Output(int status, String text) {
-    }
-
-    private static Path script(String name) {
-        return LazarusProcess.home().resolve("scripts").resolve(name);
-    }
-
-    /** Runs one of the scripts to completion (bounded) and returns its status and combined output. */
-    private static Output script(String name, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(script(name).toString()));
-        command.addAll(List.of(args));
-        Path log = Files.createTempFile("lazarus-netns-", ".log");
-        try {
-            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
-                    .start();
-            if (!process.waitFor(SCRIPT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
-                throw new AssertionError(String.join(" ", command) + " did not finish within " + SCRIPT_TIMEOUT
-                        + "; output:\n" + read(log));
-            }
-            return new Output(process.exitValue(), read(log));
-        } finally {
-            Files.deleteIfExists(log);
-        }
-    }
-
-    private static String read(Path file) throws IOException {
-        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
-    }
-
-    private static boolean isRoot() {
-        try {
-            return Integer.valueOf(0).equals(Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
-        } catch (IOException | UnsupportedOperationException e) {
-            return false;
-        }
-    }
-
-    private static boolean ipNetnsAvailable() {
-        try {
-            Process process = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                return false;
-            }
-            return process.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         }
     }
 }

@@ -43,7 +43,7 @@ class CheckpointRestartTest {
     Path dir;
 
     /** Throws at the start of iteration {@code crashAt}, as a killed job stops. */
-    private record Crashing(Recomputable app, int crashAt) implements Recomputable {
+    record Crashing(Recomputable app, int crashAt) implements Recomputable {
         public String application() {
             return app.application();
         }

@@ -3,6 +3,8 @@ package dev.lazarus.checkpoint;
 import dev.lazarus.store.dirty.BlockHashes;
 import dev.lazarus.store.format.RankManifest;
 
+import dev.lazarus.store.level.xor.XorSetLayout;
+
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
@@ -19,7 +21,8 @@ import java.util.Properties;
  *   <tr><td>lazarus.job.id</td><td>LAZARUS_JOB_ID</td><td>the application name</td></tr>
  *   <tr><td>lazarus.ckpt.every</td><td>LAZARUS_CKPT_EVERY</td><td>0: no checkpoints; N: after every Nth main-loop
  *       iteration of a {@code RecomputingRun}</td></tr>
- *   <tr><td>lazarus.ckpt.dir</td><td>LAZARUS_CKPT_DIR</td><td>/dev/shm/lazarus/ckpt (L1, node-local)</td></tr>
+ *   <tr><td>lazarus.ckpt.dir</td><td>LAZARUS_CKPT_DIR</td><td>/dev/shm/lazarus/ckpt (L1, node-local; {@code %h}
+ *       stands for the node name)</td></tr>
  *   <tr><td>lazarus.ckpt.pfs.dir</td><td>LAZARUS_CKPT_PFS_DIR</td><td>lazarus-ckpt in the working directory
  *       (L3); {@code off} disables L3</td></tr>
  *   <tr><td>lazarus.ckpt.pfs.every</td><td>LAZARUS_CKPT_PFS_EVERY</td><td>4 (every 4th L1 version)</td></tr>
@@ -27,6 +30,15 @@ import java.util.Properties;
  *   <tr><td>lazarus.ckpt.full.every</td><td>LAZARUS_CKPT_FULL_EVERY</td><td>8 (a full checkpoint every 8
  *       versions)</td></tr>
  *   <tr><td>lazarus.ckpt.keep</td><td>LAZARUS_CKPT_KEEP</td><td>2 (complete versions kept on L1)</td></tr>
+ *   <tr><td>lazarus.ckpt.l2.every</td><td>LAZARUS_CKPT_L2_EVERY</td><td>1 (every L1 version gets XOR parity when
+ *       the job spans 2 or more nodes); 0 disables L2</td></tr>
+ *   <tr><td>lazarus.ckpt.l2.set.size</td><td>LAZARUS_CKPT_L2_SET_SIZE</td><td>8 nodes per XOR set</td></tr>
+ *   <tr><td>lazarus.ckpt.l2.secret</td><td>LAZARUS_CKPT_L2_SECRET</td><td>none: the per-job secret file the
+ *       launcher creates; without one L2 is off</td></tr>
+ *   <tr><td>lazarus.ckpt.l2.bind</td><td>LAZARUS_CKPT_L2_BIND</td><td>LAZARUS_HOST_ADDR, else the address the
+ *       node's name resolves to: the interface the node's L2 service listens on</td></tr>
+ *   <tr><td>lazarus.ckpt.node</td><td>LAZARUS_CKPT_NODE</td><td>LAZARUS_HOST, else the host name: ranks with
+ *       the same node name share a RAM disk</td></tr>
  * </table>
  */
 public final class CheckpointSettings {
@@ -38,7 +50,16 @@ public final class CheckpointSettings {
     public static final String FULL_EVERY = "lazarus.ckpt.full.every";
     public static final String KEEP = "lazarus.ckpt.keep";
     public static final String EVERY = "lazarus.ckpt.every";
+    public static final String L2_EVERY = "lazarus.ckpt.l2.every";
+    public static final String L2_SET_SIZE = "lazarus.ckpt.l2.set.size";
+    public static final String L2_SECRET = "lazarus.ckpt.l2.secret";
+    public static final String L2_BIND = "lazarus.ckpt.l2.bind";
+    public static final String NODE = "lazarus.ckpt.node";
     public static final String DEFAULT_L1_DIR = "/dev/shm/lazarus/ckpt";
+    /** In the L1 directory, stands for the node name. */
+    public static final String NODE_PLACEHOLDER = "%h";
+    /** Longest node name; names travel between ranks in fixed-size slots. */
+    public static final int MAX_NODE_NAME_BYTES = StringGather.MAX_BYTES;
 
     private final Properties properties;
     private final Map<String, String> environment;
@@ -50,6 +71,11 @@ public final class CheckpointSettings {
     private int fullEvery;
     private int keep;
     private int every;
+    private int l2Every;
+    private int l2SetSize;
+    private Path l2Secret;
+    private String l2Bind;
+    private String node;
 
     public CheckpointSettings(Properties properties, Map<String, String> environment) {
         this.properties = properties;
@@ -81,7 +107,13 @@ public final class CheckpointSettings {
     public CheckpointSettings conclude(String application) {
         jobId = value(JOB_ID).orElse(application);
         RankManifest.checkJob(jobId);
-        l1Directory = Path.of(value(L1_DIR).orElse(DEFAULT_L1_DIR)).toAbsolutePath();
+        node = value(NODE).or(() -> nonBlank(environment.get("LAZARUS_HOST"))).orElseGet(HostName::local);
+        if (!node.matches("[A-Za-z0-9._-]{1," + MAX_NODE_NAME_BYTES + "}") || node.matches("\\.+")) {
+            throw new IllegalArgumentException(NODE + "=" + node + " must be 1 to " + MAX_NODE_NAME_BYTES
+                    + " of [A-Za-z0-9._-], not dots only");
+        }
+        // %h makes one path name a directory per node where nodes share a file system (simulated hosts).
+        l1Directory = Path.of(value(L1_DIR).orElse(DEFAULT_L1_DIR).replace(NODE_PLACEHOLDER, node)).toAbsolutePath();
         String pfs = value(PFS_DIR).orElse("lazarus-ckpt");
         pfsDirectory = pfs.equals("off") ? null : Path.of(pfs).toAbsolutePath();
         pfsEvery = positive(PFS_EVERY, 4, 1_000_000);
@@ -95,7 +127,19 @@ public final class CheckpointSettings {
         fullEvery = positive(FULL_EVERY, 8, 1_000_000);
         keep = positive(KEEP, 2, 1_000);
         every = bounded(EVERY, 0, 0, Integer.MAX_VALUE);
+        l2Every = bounded(L2_EVERY, 1, 0, 1_000_000);
+        l2SetSize = bounded(L2_SET_SIZE, XorSetLayout.DEFAULT_SET_SIZE, XorSetLayout.MIN_SET_SIZE,
+                XorSetLayout.MAX_SET_SIZE);
+        l2Secret = value(L2_SECRET).map(Path::of).map(Path::toAbsolutePath).orElse(null);
+        l2Bind = value(L2_BIND).or(() -> nonBlank(environment.get("LAZARUS_HOST_ADDR"))).orElse(null);
+        if (l2Bind != null && !l2Bind.matches("[0-9A-Za-z.:\\[\\]_-]{1,253}")) {
+            throw new IllegalArgumentException(L2_BIND + "=" + l2Bind + " is not a host name or address");
+        }
         return this;
+    }
+
+    private static Optional<String> nonBlank(String text) {
+        return text == null || text.isBlank() ? Optional.empty() : Optional.of(text.trim());
     }
 
     private int positive(String property, int fallback, int max) {
@@ -145,6 +189,31 @@ public final class CheckpointSettings {
 
     public int keep() {
         return keep;
+    }
+
+    /** @return every how many L1 versions one gets XOR parity on L2; 0 for never */
+    public int l2Every() {
+        return l2Every;
+    }
+
+    /** @return nodes per XOR set */
+    public int l2SetSize() {
+        return l2SetSize;
+    }
+
+    /** @return the per-job secret file L2 services authenticate with; empty when none was given (L2 is off) */
+    public Optional<Path> l2Secret() {
+        return Optional.ofNullable(l2Secret);
+    }
+
+    /** @return the host or address this node's L2 service listens on; empty for the node name's address */
+    public Optional<String> l2Bind() {
+        return Optional.ofNullable(l2Bind);
+    }
+
+    /** @return this rank's node name: ranks with the same name share L1 */
+    public String node() {
+        return node;
     }
 
     /** @return after every how many main-loop iterations a run checkpoints; 0 for never */

@@ -22,6 +22,7 @@ import dev.lazarus.store.level.Retention;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -35,16 +36,21 @@ import java.util.function.Consumer;
  *
  * <ul>
  *   <li>A checkpoint goes incrementally to L1 (the node's RAM disk); the ranks then agree whether every part was
- *       written. A complete version is handed to the drain thread, which copies every Nth to L3 (the PFS).</li>
+ *       written. A complete version is handed to the drain thread, which on each node's leader encodes the node's
+ *       XOR parity of it (L2, {@link L2Node}) and on every rank copies every Nth to L3 (the PFS).</li>
  *   <li>MPI receives into protected memory are marked dirty by a receive hook, since network writes bypass page
  *       protection.</li>
- *   <li>Restart agrees on the newest version every rank can restore, from L1 where it survived and from L3
- *       otherwise, skipping damaged versions.</li>
+ *   <li>Restart tries the newest version any rank holds: from L1 where it survived, else from L1 after the node's
+ *       files were rebuilt from its XOR set (L2), else from L3; a version some rank cannot restore is skipped with
+ *       the reason logged, and the next older one is tried.</li>
  * </ul>
  */
 public final class Checkpoints implements AutoCloseable {
-    /** Names of the levels in {@link #levels()} order. */
-    private static final List<String> LEVEL_NAMES = List.of("L1", "L3");
+    /** Names of the levels a rank can restore from, by index. */
+    private static final List<String> LEVEL_NAMES = List.of("L1", "L2", "L3");
+    private static final int FROM_L1 = 0;
+    private static final int FROM_L2 = 1;
+    private static final int FROM_L3 = 2;
     private final Comm comm;
     private final CheckpointSettings settings;
     private final CheckpointDirectory l1;
@@ -54,6 +60,7 @@ public final class Checkpoints implements AutoCloseable {
     private final DrainAgent drain;
     private final AgentRunner drainRunner;
     private final ReceiveHook hook;
+    private final L2Node l2;
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
     private String restoredFrom = "";
@@ -67,7 +74,15 @@ public final class Checkpoints implements AutoCloseable {
         this.scanner = WrittenPageScanners.open();
         this.checkpointer = new IncrementalCheckpointer(l1, comm.rank(), comm.size(), settings.blockSize(),
                 settings.fullEvery(), scanner);
+        NodeMap nodes = NodeMap.gather(comm, settings.node());
+        this.l2 = L2Node.open(comm, settings, nodes, log);
+        if (comm.rank() == 0 && nodes.nodes() > 1) {
+            log.accept("rank 0: " + l2.describe());
+        }
         List<DrainTarget> targets = new ArrayList<>();
+        if (l2.encodes()) {
+            targets.add(new L2Target(l2, settings.l2Every()));
+        }
         if (l3 != null) {
             targets.add(new LevelCopyTarget("L3", l1, l3, comm.rank(), settings.pfsEvery()));
         }
@@ -78,7 +93,7 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * Opens the checkpoint client of this rank; collective only in that every rank must open one.
+     * Opens the checkpoint client of this rank and, on each node's leader, the node's L2 service; collective.
      *
      * @param settings concluded settings
      * @param log      where one-line reports go (rank 0 prints them, typically)
@@ -136,45 +151,94 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * Restores the newest version every rank can restore, preferring L1 and falling back to L3 per rank. Damaged
-     * versions are skipped with the reason logged. Collective.
+     * Restores the newest version every rank can restore: each rank from L1 where its files survived, else from L1
+     * after its node's files were rebuilt from the node's XOR set (L2), else from L3. A version some rank cannot
+     * restore is skipped, with each rank's reasons logged. Collective.
      *
      * @return the restored version, or empty if there is none (start fresh)
      */
     public OptionalLong restart() {
         long bound = Long.MAX_VALUE;
         while (true) {
-            long mine = newestRestorable(bound);
-            long version = comm.allreduce(mine, ReduceOp.MIN);
+            long version = comm.allreduce(newestPresent(bound), ReduceOp.MAX);
             if (version < 0) {
+                l2.forgetNewerThan(-1);
                 return OptionalLong.empty();
             }
-            int[] level = {-1};
-            String failure = mine == version || restorable(version) ? restoreFrom(version, level)
-                    : "version not found";
-            if (comm.allreduce(failure == null ? 1L : 0L, ReduceOp.MIN) == 1L) {
-                long slowest = comm.allreduce((long) level[0], ReduceOp.MAX);
-                long fastest = comm.allreduce((long) level[0], ReduceOp.MIN);
-                restoredFrom = slowest == fastest ? LEVEL_NAMES.get((int) slowest)
-                        : LEVEL_NAMES.get((int) fastest) + " and " + LEVEL_NAMES.get((int) slowest);
+            int level = restoreAt(version);
+            if (comm.allreduce(level >= 0 ? 1L : 0L, ReduceOp.MIN) == 1L) {
+                restoredFrom = levelsUsed(level);
+                l2.forgetNewerThan(version);
                 checkpointer.restored();
                 complete.clear();
                 complete.addLast(version);
                 return OptionalLong.of(version);
-            }
-            if (failure != null) {
-                log.accept("rank " + comm.rank() + ": cannot restore version " + version + ": " + failure);
             }
             bound = version - 1;
         }
     }
 
     /**
-     * @return where the last {@link #restart()} restored from: "L1", "L3", or "L1 and L3" when ranks differed (a
-     *         node's RAM disk lost); empty before any restore
+     * Tries one version on every level in turn; collective.
+     *
+     * @return the index in {@link #LEVEL_NAMES} this rank restored from, or -1
+     */
+    private int restoreAt(long version) {
+        List<String> reasons = new ArrayList<>();
+        int level = restoreFrom(l1, version, reasons) ? FROM_L1 : -1;
+        if (l2.enabled()) {
+            boolean[] nodeFailed = l2.nodesThatFailed(level < 0);
+            boolean anyFailed = false;
+            for (boolean failed : nodeFailed) {
+                anyFailed |= failed;
+            }
+            if (anyFailed) {
+                String failure = l2.rebuildIfLost(version, nodeFailed);
+                if (failure != null) {
+                    log.accept("rank " + comm.rank() + ": " + failure);
+                }
+                comm.barrier(); // every node's rebuild is done
+                if (level < 0 && restoreFrom(l1, version, reasons)) {
+                    level = FROM_L2;
+                }
+            }
+        }
+        if (level < 0 && l3 != null && restoreFrom(l3, version, reasons)) {
+            level = FROM_L3;
+        }
+        if (level < 0) {
+            log.accept("rank " + comm.rank() + ": cannot restore version " + version + ": "
+                    + String.join("; ", reasons));
+        } else if (level != FROM_L1) {
+            log.accept("rank " + comm.rank() + ": restored version " + version + " from " + LEVEL_NAMES.get(level)
+                    + " after: " + String.join("; ", reasons));
+        }
+        return level;
+    }
+
+    /** @return the levels the ranks restored from, e.g. "L1", "L1 and L2"; collective */
+    private String levelsUsed(int mine) {
+        List<String> used = new ArrayList<>();
+        for (int level = 0; level < LEVEL_NAMES.size(); level++) {
+            if (comm.allreduce(mine == level ? 1L : 0L, ReduceOp.MAX) == 1L) {
+                used.add(LEVEL_NAMES.get(level));
+            }
+        }
+        return used.size() == 1 ? used.getFirst()
+                : String.join(", ", used.subList(0, used.size() - 1)) + " and " + used.getLast();
+    }
+
+    /**
+     * @return where the last {@link #restart()} restored from: "L1", "L2" (L1 rebuilt from the XOR set), "L3", or
+     *         the levels joined, "L1 and L2", when ranks differed (a node's RAM disk lost); empty before any restore
      */
     public String restoredFrom() {
         return restoredFrom;
+    }
+
+    /** @return whether L2 is on, and this node's XOR set */
+    public String l2State() {
+        return l2.describe();
     }
 
     /** @return what the page pre-filter is and how many variables it tracks */
@@ -207,6 +271,7 @@ public final class Checkpoints implements AutoCloseable {
         } catch (IOException e) {
             log.accept("rank " + comm.rank() + ": pruning L1 failed: " + e.getMessage());
         }
+        l2.pruneOlderThan(complete.getFirst());
     }
 
     private void drained(DrainResult result) {
@@ -216,15 +281,15 @@ public final class Checkpoints implements AutoCloseable {
         }
     }
 
-    /** @return the newest version no newer than {@code bound} with an intact chain here, or -1 */
-    private long newestRestorable(long bound) {
+    /** @return the newest version no newer than {@code bound} of which this rank has a manifest on L1 or L3, or -1 */
+    private long newestPresent(long bound) {
         long best = -1;
         for (CheckpointDirectory level : levels()) {
             try {
                 List<Long> versions = level.versions();
                 for (int i = versions.size() - 1; i >= 0; i--) {
                     long v = versions.get(i);
-                    if (v <= bound && v > best && intact(level, v)) {
+                    if (v <= bound && v > best && Files.exists(level.manifestFile(v, comm.rank()))) {
                         best = v;
                         break;
                     }
@@ -236,39 +301,22 @@ public final class Checkpoints implements AutoCloseable {
         return best;
     }
 
-    private boolean restorable(long version) {
-        return levels().stream().anyMatch(level -> intact(level, version));
-    }
-
-    private boolean intact(CheckpointDirectory level, long version) {
-        try {
-            ChainRestorer.chain(level, version, comm.rank(), comm.size());
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     /**
-     * @param used receives the index in {@link #levels()} of the level restored from
-     * @return null on success, else why every level failed
+     * Restores this rank's regions from one level.
+     *
+     * @param reasons receives why it failed
+     * @return whether it succeeded
      */
-    private String restoreFrom(long version, int[] used) {
-        StringBuilder reasons = new StringBuilder();
-        List<CheckpointDirectory> levels = levels();
-        for (int i = 0; i < levels.size(); i++) {
-            CheckpointDirectory level = levels.get(i);
-            try {
-                ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions());
-                used[0] = i;
-                return null;
-            } catch (CorruptCheckpointException e) {
-                reasons.append(reasons.isEmpty() ? "" : "; ").append(e.getMessage());
-            } catch (IOException e) {
-                reasons.append(reasons.isEmpty() ? "" : "; ").append(level.root()).append(": ").append(e);
-            }
+    private boolean restoreFrom(CheckpointDirectory level, long version, List<String> reasons) {
+        try {
+            ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions());
+            return true;
+        } catch (CorruptCheckpointException e) {
+            reasons.add(e.getMessage());
+        } catch (IOException e) {
+            reasons.add(level.root() + ": " + e);
         }
-        return reasons.toString();
+        return false;
     }
 
     private List<CheckpointDirectory> levels() {
@@ -288,6 +336,7 @@ public final class Checkpoints implements AutoCloseable {
         for (CheckpointDirectory level : levels()) {
             Retention.prune(level, comm.rank(), List.of());
         }
+        l2.release();
         complete.clear();
     }
 
@@ -300,6 +349,7 @@ public final class Checkpoints implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         drainRunner.close();
+        l2.close();
         comm.removeReceiveHook(hook);
         checkpointer.close();
         scanner.close();

@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * Removes one rank's files of versions that no kept version needs. A version is needed if it is kept or lies in the
- * chain of a kept one; other ranks' files are never touched, and a version directory goes once it is empty.
+ * chain of a kept one; other ranks' files are never touched, and a version directory goes once it is empty. Versions
+ * newer than the newest kept one are left alone, since another rank of the node may be writing one.
  */
 public final class Retention {
 
@@ -35,9 +36,11 @@ public final class Retention {
                 needed.add(version); // a damaged chain is not pruned here; the catalog reports it
             }
         }
+        // Versions newer than every kept one may be being written by another rank of the node: never touched.
+        long newestKept = keep.stream().mapToLong(Long::longValue).max().orElse(Long.MAX_VALUE);
         Set<Long> deleted = new HashSet<>();
         for (long version : directory.versions()) {
-            if (needed.contains(version)) {
+            if (needed.contains(version) || version > newestKept) {
                 continue;
             }
             boolean any = Files.deleteIfExists(directory.manifestFile(version, rank));

@@ -1,5 +1,7 @@
 package dev.lazarus.daemon.l2.wire;
 
+import dev.lazarus.store.level.SecureFiles;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -14,6 +16,7 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.util.EnumSet;
 import java.util.Set;
 import javax.crypto.Mac;
@@ -36,6 +39,16 @@ public final class JobSecret {
 
     private JobSecret(byte[] bytes) {
         this.key = new SecretKeySpec(bytes, HMAC);
+    }
+
+    /**
+     * Writes a new random secret of {@value #MIN_BYTES} bytes, mode 0600, replacing the file atomically: what the
+     * launcher gives one job's L2 services.
+     */
+    public static void create(Path file) throws IOException {
+        byte[] bytes = new byte[MIN_BYTES];
+        new SecureRandom().nextBytes(bytes);
+        SecureFiles.writeAtomically(file, bytes);
     }
 
     /**

@@ -1,0 +1,60 @@
+package dev.lazarus.coordinator.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.coordinator.launch.InstallLayout;
+import dev.lazarus.daemon.l2.wire.JobSecret;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The L2 options of {@code lazarus run}, and the per-launch secrets it makes. */
+class RunCommandL2Test {
+    @TempDir
+    Path dir;
+
+    private String error(String... args) {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = LazarusCli.execute(args, new InstallLayout(dir), dir, Map.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertNotEquals(0, status);
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void badL2OptionsAreOneLineErrors() {
+        assertEquals("lazarus: --l2-every=-1 must be 0 to 1000000\n",
+                error("run", "--np", "2", "--l2-every", "-1", "npb.CG"));
+        assertEquals("lazarus: --l2-set-size=1 must be 2 to 256\n",
+                error("run", "--np", "2", "--l2-set-size", "1", "npb.CG"));
+        assertEquals("lazarus: cannot read --l2-secret file " + dir.resolve("none") + "\n",
+                error("run", "--np", "2", "--l2-secret", dir.resolve("none").toString(), "npb.CG"));
+    }
+
+    @Test
+    void eachLaunchGetsAFreshOwnerOnlySecret() throws Exception {
+        Map<String, String> env = Map.of(JobSecrets.DIR_ENV, dir.resolve("secrets").toString());
+        Path first = JobSecrets.newPath(env, "heat/../x", "solver.HEAT");
+        Path second = JobSecrets.newPath(env, null, "solver.HEAT");
+        assertEquals(dir.resolve("secrets"), first.getParent());
+        assertTrue(first.getFileName().toString().matches("heat_.._x-[0-9a-f]{16}\\.secret"), first::toString);
+        assertTrue(second.getFileName().toString().startsWith("solver.HEAT-"), second::toString);
+        JobSecrets.create(first);
+        JobSecrets.create(second);
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(first.getParent())));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(first)));
+        assertEquals(JobSecret.MIN_BYTES, Files.size(first));
+        assertTrue(!java.util.Arrays.equals(Files.readAllBytes(first), Files.readAllBytes(second)));
+        JobSecret.load(first); // a file the L2 services accept
+    }
+}

@@ -1,0 +1,187 @@
+package dev.lazarus.coordinator.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Node failures under real processes: solver.HEAT class A on three simulated hosts (network namespaces), one Open MPI
+ * rank each, checkpointing every 200 iterations to each host's own RAM disk (L1), to XOR parity across the three
+ * hosts (L2, one set) and to a shared directory standing for the PFS (L3). A host is crashed with
+ * {@code netns-hosts kill}: every process in it SIGKILLed, its RAM disk wiped. The relaunch must come back from the
+ * newest checkpoint and pass the solver's acceptance verification.
+ */
+class NodeLossIT {
+    private static final String SUCCESS = "Verification    =               SUCCESSFUL";
+    private static final Pattern RESTORED = Pattern.compile("checkpoint restart: restored version (\\d+) from ([^,]+),");
+    private static final String PREFIX = "lznl";
+    private static final String SUBNET = "10.213.7";
+    private static final int HOSTS = 3;
+
+    private static NetnsHosts hosts;
+    /** What the last crashed job printed. */
+    private String lastOutput;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void bringUpThreeHosts() throws Exception {
+        assumeTrue(NetnsHosts.available(), "network namespaces need root and ip netns");
+        hosts = NetnsHosts.up(PREFIX, SUBNET, HOSTS, 1);
+    }
+
+    @AfterAll
+    static void tearDownHosts() throws Exception {
+        if (hosts != null) {
+            NetnsHosts.down(PREFIX);
+        }
+    }
+
+    private String[] args(String job) {
+        return new String[] {"run", "--np", Integer.toString(HOSTS), "--hosts", hosts.hostfile().toString(),
+            "--rsh-agent", NetnsHosts.script("netns-rsh").toString(), "--net", SUBNET + ".0/24", "--job", job,
+            "--nvm-dir", dir.resolve("nvm").toString(), "--no-nvm-restart", "--ckpt-every", "200",
+            "--ckpt-dir", hosts.hostsDirectory().resolve("%h").resolve("ramdisk").toString(),
+            "--pfs-dir", dir.resolve("pfs").toString(), "--jvm-opt", "-Dlazarus.ckpt.pfs.every=1",
+            "--timeout", "300", "solver.HEAT", "--class", "A", "--quiet"};
+    }
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aLostHostIsRebuiltFromItsXorSetWhileThePfsIsFull() throws Exception {
+        Path pfs = dir.resolve("pfs");
+        Files.createDirectories(pfs);
+        run("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", pfs.toString());
+        String crashed;
+        long protectedVersion;
+        try {
+            protectedVersion = crashHostsOnceProtected("heat-l2", 600, 2);
+            crashed = lastOutput;
+        } finally {
+            run("umount", pfs.toString());
+        }
+        // The full PFS was reported, and L1 and L2 went on regardless.
+        assertTrue(crashed.contains("did not reach L3") && crashed.contains("No space left on device"), crashed);
+        LazarusProcess.Result relaunch = LazarusProcess.run(Duration.ofMinutes(5), args("heat-l2"));
+        String out = relaunch.output();
+        assertEquals(0, relaunch.exitStatus(), out);
+        assertTrue(out.contains(SUCCESS), out);
+        assertTrue(out.contains("L2 on: node " + PREFIX + "1 is member 0 of XOR set 0 (3 nodes)"), out);
+        assertTrue(out.contains("node " + PREFIX + "2 rebuilt versions"), out);
+        Matcher restored = restored(out);
+        assertTrue(Long.parseLong(restored.group(1)) >= protectedVersion, out);
+        assertEquals("L1 and L2", restored.group(2), out);
+        for (int host = 1; host <= HOSTS; host++) {
+            assertFalse(Files.exists(hosts.ramdisk(host).resolve("heat-l2").resolve(versionName(protectedVersion))),
+                    "a finished run releases host " + host + "'s L1 and L2 files");
+        }
+    }
+
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void twoLostHostsOfOneSetFallBackToThePfsAndADamagedCopyToAnOlderVersion() throws Exception {
+        crashHostsOnceProtected("heat-l3", 600, 1, 2);
+        // Rank 0's newest copy on the PFS is truncated: that version is skipped, and an older one restored.
+        long damaged = newestVersion(dir.resolve("pfs").resolve("heat-l3"), 0);
+        Path pfsCopy = dir.resolve("pfs").resolve("heat-l3").resolve(versionName(damaged)).resolve("rank-0.data");
+        try (FileChannel data = FileChannel.open(pfsCopy, StandardOpenOption.WRITE)) {
+            data.truncate(data.size() / 2);
+        }
+        LazarusProcess.Result relaunch = LazarusProcess.run(Duration.ofMinutes(5), args("heat-l3"));
+        String out = relaunch.output();
+        assertEquals(0, relaunch.exitStatus(), out);
+        assertTrue(out.contains(SUCCESS), out);
+        assertTrue(out.contains("XOR set 0 lost 2 nodes [" + PREFIX + "1, " + PREFIX + "2]"), out);
+        assertTrue(out.contains("rank 0: cannot restore version " + damaged), out);
+        Matcher restored = restored(out);
+        assertTrue(Long.parseLong(restored.group(1)) < damaged, out);
+        assertTrue(restored.group(2).contains("L3"), out);
+    }
+
+    /**
+     * Starts the job, waits until a version of at least {@code version} is on every host's L1 with its parity (L2),
+     * then crashes the given hosts and waits for the job to fail.
+     *
+     * @return the newest version every host held with parity at the crash
+     */
+    private long crashHostsOnceProtected(String job, long version, int... crashed) throws Exception {
+        RunningJob running = RunningJob.start(args(job), Map.of());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        long newest = -1;
+        while (newest < version) {
+            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
+                    "no version " + version + " with parity on every host: " + running.output());
+            newest = Long.MAX_VALUE;
+            for (int host = 1; host <= HOSTS; host++) {
+                newest = Math.min(newest, newestProtected(hosts.ramdisk(host).resolve(job), host - 1));
+            }
+            Thread.sleep(20);
+        }
+        for (int host : crashed) {
+            hosts.kill(host);
+        }
+        String text = running.awaitEnd();
+        lastOutput = text;
+        assertTrue(running.process().exitValue() != 0, "a job that lost a host must fail: " + text);
+        return newest;
+    }
+
+    /** @return the newest version directory with the rank's manifest, or -1 */
+    private static long newestVersion(Path jobDirectory, int rank) throws IOException {
+        try (Stream<Path> versions = Files.list(jobDirectory)) {
+            return versions.filter(v -> Files.exists(v.resolve("rank-" + rank + ".manifest")))
+                    .mapToLong(v -> Long.parseLong(v.getFileName().toString().substring(1))).max().orElse(-1);
+        }
+    }
+
+    /** @return the newest version directory with the rank's manifest and the host's parity manifest, or -1 */
+    private static long newestProtected(Path jobDirectory, int rank) throws IOException {
+        if (!Files.isDirectory(jobDirectory)) {
+            return -1;
+        }
+        try (Stream<Path> versions = Files.list(jobDirectory)) {
+            return versions.filter(v -> v.getFileName().toString().matches("v\\d{12}")
+                            && Files.exists(v.resolve("rank-" + rank + ".manifest"))
+                            && Files.exists(v.resolve("l2-parity.manifest")))
+                    .mapToLong(v -> Long.parseLong(v.getFileName().toString().substring(1))).max().orElse(-1);
+        }
+    }
+
+    /** Runs a command such as mount(8); fails the test if it fails. */
+    private static void run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0,
+                String.join(" ", command) + ": " + text);
+    }
+
+    private static Matcher restored(String output) {
+        Matcher m = RESTORED.matcher(output);
+        assertTrue(m.find(), output);
+        return m;
+    }
+
+    private static String versionName(long version) {
+        return String.format("v%012d", version);
+    }
+}

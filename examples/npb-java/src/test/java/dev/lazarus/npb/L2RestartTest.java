@@ -1,0 +1,137 @@
+package dev.lazarus.npb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.checkpoint.CheckpointSettings;
+import dev.lazarus.daemon.l2.files.ParityFiles;
+import dev.lazarus.daemon.l2.wire.JobSecret;
+import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.easycrash.RecomputingRun.Outcome;
+import dev.lazarus.npb.cg.CgKernel;
+import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.store.level.CheckpointDirectory;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CG class S on three thread ranks, each on a node of its own (its own node name and L1 directory), so the three
+ * nodes form one XOR set whose L2 services talk TCP on loopback. The run checkpoints every 4 iterations and crashes at
+ * iteration 11; relaunches must come back from version 8: with one node's L1 lost or damaged, from L1 after that
+ * node's files were rebuilt from the set (L2); with two nodes' L1 lost, from L3.
+ */
+class L2RestartTest {
+    private static final String[] CLASS_S = {"--class", "S", "--quiet"};
+    private static final String JOB = "cg-l2";
+    private static final int NODES = 3;
+
+    @TempDir
+    Path dir;
+
+    private EasyCrashSettings nvm(int rank) {
+        Properties p = new Properties();
+        p.setProperty(EasyCrashSettings.NVM_DIR, dir.resolve("nvm" + rank).toString());
+        p.setProperty(EasyCrashSettings.JOB_ID, JOB);
+        p.setProperty(EasyCrashSettings.RESTART, "off");
+        return new EasyCrashSettings(p, Map.of());
+    }
+
+    private CheckpointSettings levels(int rank) {
+        Properties p = new Properties();
+        p.setProperty(CheckpointSettings.JOB_ID, JOB);
+        p.setProperty(CheckpointSettings.NODE, "node" + rank);
+        p.setProperty(CheckpointSettings.L1_DIR, l1Root(rank).toString());
+        p.setProperty(CheckpointSettings.PFS_DIR, dir.resolve("pfs").toString());
+        p.setProperty(CheckpointSettings.PFS_EVERY, "1");
+        p.setProperty(CheckpointSettings.EVERY, "4");
+        p.setProperty(CheckpointSettings.L2_SECRET, dir.resolve("secret").toString());
+        p.setProperty(CheckpointSettings.L2_BIND, "127.0.0.1");
+        return new CheckpointSettings(p, Map.of()).conclude("npb.CG");
+    }
+
+    private Path l1Root(int node) {
+        return dir.resolve("l1-node" + node);
+    }
+
+    private CheckpointDirectory l1(int node) {
+        return new CheckpointDirectory(l1Root(node), JOB);
+    }
+
+    private List<Outcome> run(int crashAt, PrintStream log) throws Exception {
+        return ThreadComm.run(NODES, comm -> {
+            Recomputable app = new CgKernel().prepare(comm, CLASS_S);
+            return RecomputingRun.run(comm, crashAt > 0 ? new CheckpointRestartTest.Crashing(app, crashAt) : app,
+                    nvm(comm.rank()), levels(comm.rank()), null, log);
+        });
+    }
+
+    @Test
+    void lostOrDamagedNodeIsRebuiltFromItsXorSetAndTwoLostNodesFallBackToL3() throws Exception {
+        JobSecret.create(dir.resolve("secret"));
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
+        assertThrows(Exception.class, () -> run(11, log));
+        assertTrue(text.toString().contains("L2 on: node node0 is member 0 of XOR set 0 (3 nodes)"), text::toString);
+        for (int node = 0; node < NODES; node++) {
+            assertEquals(List.of(4L, 8L), l1(node).versions());
+            assertTrue(Files.exists(ParityFiles.manifest(l1(node), 8)), "node " + node + " has parity of 8");
+        }
+
+        // Node 1's RAM disk is gone: its files of version 8 and its chain base, 4, come back from nodes 0 and 2.
+        byte[] lostData = Files.readAllBytes(l1(1).dataFile(8, 1));
+        wipe(l1Root(1));
+        text.reset();
+        assertThrows(Exception.class, () -> run(11, log));
+        assertTrue(text.toString().contains("node node1 rebuilt versions [4, 8] from its XOR set"), text::toString);
+        assertTrue(text.toString().contains("checkpoint restart: restored version 8 from L1 and L2, resuming at"
+                + " iteration 9"), text::toString);
+
+        // One flipped byte in node 2's data file: detected by its checksum and rebuilt from the set.
+        Path damaged = l1(2).dataFile(8, 2);
+        byte[] bytes = Files.readAllBytes(damaged);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(damaged, bytes);
+        text.reset();
+        assertThrows(Exception.class, () -> run(11, log));
+        assertTrue(text.toString().contains("checksum mismatch"), text::toString);
+        assertTrue(text.toString().contains("restored version 8 from L1 and L2"), text::toString);
+        assertFalse(java.util.Arrays.equals(bytes, Files.readAllBytes(damaged)), "the damaged file was replaced");
+        assertTrue(lostData.length > 0);
+
+        // Two nodes of the set lost: L2 cannot help, version 8 comes from L3, and the run finishes and verifies.
+        wipe(l1Root(0));
+        wipe(l1Root(2));
+        text.reset();
+        for (Outcome outcome : run(0, log)) {
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+            assertEquals(9, outcome.firstIteration());
+        }
+        assertTrue(text.toString().contains("L2 cannot rebuild version 8: XOR set 0 lost 2 nodes"), text::toString);
+        assertTrue(text.toString().contains("restored version 8 from L1 and L3"), text::toString);
+        for (int node = 0; node < NODES; node++) {
+            assertEquals(List.of(), l1(node).versions(), "a finished run releases node " + node + "'s L1 and L2");
+        }
+    }
+
+    private static void wipe(Path root) throws IOException {
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.lazarus.store.level;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.store.ElementType;
+import dev.lazarus.store.ProtectedRegion;
+import dev.lazarus.store.Variable;
+import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.incremental.IncrementalCheckpointer;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RetentionTest {
+    @TempDir
+    Path dir;
+
+    /** Ranks 0 and 1 write versions 1 to 6; every 3rd is full, so the chains are 1-3 and 4-6. */
+    private CheckpointDirectory sixVersions() throws IOException {
+        CheckpointDirectory l1 = new CheckpointDirectory(dir, "job");
+        for (int rank = 0; rank < 2; rank++) {
+            double[] u = new double[1024];
+            try (var ckpt = new IncrementalCheckpointer(l1, rank, 2, 512, 3, new AllPagesScanner("test"))) {
+                ckpt.protect(new ProtectedRegion(new Variable("u", ElementType.DOUBLE, new long[] {1024}),
+                        MemorySegment.ofArray(u)));
+                for (int v = 1; v <= 6; v++) {
+                    u[v] = v;
+                    ckpt.checkpoint(v);
+                }
+            }
+        }
+        return l1;
+    }
+
+    @Test
+    void keepsTheChainsOfKeptVersionsAndNothingElseOfTheRank() throws IOException {
+        CheckpointDirectory l1 = sixVersions();
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 0, List.of(5L)));
+        for (long v = 1; v <= 6; v++) {
+            assertEquals(v >= 4, Files.exists(l1.manifestFile(v, 0)), "rank 0 version " + v);
+            assertTrue(Files.exists(l1.manifestFile(v, 1)), "rank 1's files are never touched");
+        }
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 1, List.of(5L)));
+        assertEquals(List.of(4L, 5L, 6L), l1.versions(), "empty version directories go");
+    }
+
+    @Test
+    void versionsNewerThanTheNewestKeptAreLeftForTheRankWritingThem() throws IOException {
+        CheckpointDirectory l1 = sixVersions();
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 0, List.of(4L)));
+        assertTrue(Files.exists(l1.manifestFile(6, 0)), "version 6 is newer than every kept version");
+        assertEquals(Set.of(4L, 5L, 6L), Retention.prune(l1, 0, List.of()), "keeping nothing deletes everything");
+    }
+}
