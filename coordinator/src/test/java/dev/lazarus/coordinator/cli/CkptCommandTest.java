@@ -8,7 +8,7 @@ import dev.lazarus.coordinator.launch.InstallLayout;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.AllPagesScanner;
-import dev.lazarus.store.drain.VersionCopier;
+import dev.lazarus.store.drain.ChainComposer;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
 
@@ -33,7 +33,7 @@ class CkptCommandTest {
     private record Run(int status, String out, String err) {
     }
 
-    /** Two ranks write versions 1 (full), 2 and 3 (increments) to L1; version 2 is copied to the PFS. */
+    /** Two ranks write versions 1 (full), 2 and 3 (increments) to L1; version 2 is drained to the PFS, whole. */
     @BeforeEach
     void writeCheckpoints() throws IOException {
         l1 = new CheckpointDirectory(dir.resolve("l1"), "heat");
@@ -48,7 +48,7 @@ class CkptCommandTest {
                     ckpt.checkpoint(v);
                 }
             }
-            VersionCopier.copy(l1, pfs, 2, rank);
+            ChainComposer.composeFull(l1, pfs, 2, rank);
         }
     }
 
@@ -71,12 +71,12 @@ class CkptCommandTest {
         Run run = lazarus("ckpt", "list");
         assertEquals(0, run.status(), run.err());
         String[] lines = run.out().strip().split("\n");
-        // The PFS got version 2 with the version 1 it increments.
-        assertEquals(6, lines.length, run.out());
+        // The PFS got version 2 alone, composed into a full checkpoint from the version 1 it increments.
+        assertEquals(5, lines.length, run.out());
         assertTrue(lines[1].matches("L1 +heat +1 complete +2/2 full .*"), lines[1]);
+        assertTrue(lines[2].matches("L1 +heat +2 complete +2/2 incr .*"), lines[2]);
         assertTrue(lines[3].matches("L1 +heat +3 complete +2/2 incr .*"), lines[3]);
-        assertTrue(lines[4].matches("L3 +heat +1 complete +2/2 full .*"), lines[4]);
-        assertTrue(lines[5].matches("L3 +heat +2 complete +2/2 incr .*"), lines[5]);
+        assertTrue(lines[4].matches("L3 +heat +2 complete +2/2 full .*"), lines[4]);
     }
 
     @Test
@@ -111,7 +111,7 @@ class CkptCommandTest {
         Run rm = lazarus("ckpt", "rm", "--job", "heat", "--version", "2");
         assertEquals(0, rm.status(), rm.err());
         assertEquals("removed L1 version 2\nremoved L3 version 2\n", rm.out());
-        assertTrue(Files.exists(pfs.versionDirectory(1)));
+        assertFalse(Files.exists(pfs.versionDirectory(2)));
         assertFalse(Files.exists(l1.versionDirectory(2)));
         Run none = lazarus("ckpt", "rm", "--job", "heat", "--version", "2");
         assertEquals(2, none.status());

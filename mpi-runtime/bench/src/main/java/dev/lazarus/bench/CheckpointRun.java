@@ -65,6 +65,7 @@ public final class CheckpointRun {
                 CandidateCheckpoints.protect(ckpt, easyCrash.heap());
             }
             StringBuilder versions = new StringBuilder();
+            long waitedNanos = 0;
             long start = System.nanoTime();
             for (int it = 1; it <= app.iterations(); it++) {
                 easyCrash.beginIteration(it);
@@ -74,6 +75,7 @@ public final class CheckpointRun {
                     if (!report.complete()) {
                         throw new IOException("checkpoint " + it + " failed: " + report.error());
                     }
+                    waitedNanos += report.drainWaitNanos();
                     if (mode.equals("sizes")) {
                         versions.append(versions.isEmpty() ? "" : ",").append(json(report.stats()));
                     }
@@ -94,7 +96,8 @@ public final class CheckpointRun {
             }
             easyCrash.release();
             System.out.println("{\"app\":\"" + app.application() + "\",\"mode\":\"" + mode + "\",\"every\":" + every
-                    + ",\"seconds\":" + seconds + ",\"finalDrainSeconds\":" + finalDrainSeconds
+                    + ",\"seconds\":" + seconds + ",\"drainWaitSeconds\":" + waitedNanos * 1e-9
+                    + ",\"finalDrainSeconds\":" + finalDrainSeconds
                     + ",\"verified\":" + verdict + ",\"drained\":" + drained
                     + ",\"pageTracking\":\"" + tracking + "\",\"versions\":["
                     + versions + "]}");

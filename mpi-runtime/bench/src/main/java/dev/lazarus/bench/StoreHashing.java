@@ -61,7 +61,6 @@ public class StoreHashing {
 
     @TearDown
     public void tearDown() {
-        hashes.close();
         arena.close();
     }
 

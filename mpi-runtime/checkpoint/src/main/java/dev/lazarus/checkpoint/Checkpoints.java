@@ -87,7 +87,8 @@ public final class Checkpoints implements AutoCloseable {
             targets.add(new LevelCopyTarget("L3", l1, l3, comm.rank(), settings.pfsEvery()));
         }
         this.drain = new DrainAgent(targets, this::drained);
-        this.drainRunner = new AgentRunner(drain, 1_000_000, e -> log.accept("drain: " + e)).start();
+        // The drain is the checkpointing core: its copies yield the CPU and the disk to the ranks.
+        this.drainRunner = new AgentRunner(drain, 1_000_000, e -> log.accept("drain: " + e)).background().start();
         this.hook = checkpointer::markReceived;
         comm.addReceiveHook(hook);
     }
@@ -267,7 +268,10 @@ public final class Checkpoints implements AutoCloseable {
 
     private void prune() {
         try {
-            Retention.prune(l1, comm.rank(), complete);
+            // The version draining (with its chain) stays on L1 until copied, even once newer ones are kept.
+            List<Long> keep = new ArrayList<>(complete);
+            drain.inFlight().ifPresent(keep::add);
+            Retention.prune(l1, comm.rank(), keep);
         } catch (IOException e) {
             log.accept("rank " + comm.rank() + ": pruning L1 failed: " + e.getMessage());
         }

@@ -27,6 +27,12 @@ final class L2Target implements DrainTarget {
         return every;
     }
 
+    /** The encoder reads every member's L1 files of the version. */
+    @Override
+    public boolean readsOtherNodes() {
+        return true;
+    }
+
     @Override
     public long drain(long version) throws IOException {
         return node.encodeWithChain(version);

@@ -16,6 +16,8 @@ public final class AgentRunner implements AutoCloseable {
     private final Consumer<Throwable> errorHandler;
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile boolean background;
+    private volatile String priority = "normal priority";
 
     /**
      * @param agent        the work
@@ -27,6 +29,21 @@ public final class AgentRunner implements AutoCloseable {
         this.maxIdleNanos = maxIdleNanos;
         this.errorHandler = errorHandler;
         this.thread = Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(this::run);
+    }
+
+    /**
+     * Runs the agent at background priority ({@link BackgroundPriority}); call before {@link #start}.
+     *
+     * @return this
+     */
+    public AgentRunner background() {
+        this.background = true;
+        return this;
+    }
+
+    /** @return what priority the agent's thread runs at, once started */
+    public String priority() {
+        return priority;
     }
 
     /** Starts the agent's thread. */
@@ -41,6 +58,9 @@ public final class AgentRunner implements AutoCloseable {
     }
 
     private void run() {
+        if (background) {
+            priority = BackgroundPriority.lowerCurrentThread();
+        }
         int idle = 0;
         while (running) {
             int work;

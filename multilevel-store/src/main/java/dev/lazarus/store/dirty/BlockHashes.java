@@ -2,8 +2,8 @@ package dev.lazarus.store.dirty;
 
 import net.openhft.hashing.LongTupleHashFunction;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.BitSet;
 
 /**
@@ -14,7 +14,8 @@ import java.util.BitSet;
  *
  * <p>Not thread-safe: one checkpointing thread owns it. {@link #hashChanged} allocates nothing.
  */
-public final class BlockHashes implements AutoCloseable {
+public final class BlockHashes {
+    /** For the rare block {@link Xxh3Long128} does not take: the same function, from the library. */
     private static final LongTupleHashFunction XXH3_128 = LongTupleHashFunction.xx128();
 
     private final long byteSize;
@@ -22,8 +23,10 @@ public final class BlockHashes implements AutoCloseable {
     private final int blocks;
     private final long[] hashes;
     private final long[] result = new long[2];
-    private final Arena scratchArena;
-    private final MemorySegment scratch;
+    /** The block being hashed, as little-endian words. */
+    private final long[] words;
+    /** A last block that is short or not whole words. */
+    private final byte[] tail;
     private boolean known;
 
     /**
@@ -40,8 +43,8 @@ public final class BlockHashes implements AutoCloseable {
         this.blockSize = blockSize;
         this.blocks = (int) count;
         this.hashes = new long[2 * blocks];
-        this.scratchArena = Arena.ofConfined();
-        this.scratch = scratchArena.allocate(blockSize, 64);
+        this.words = new long[blockSize / Long.BYTES];
+        this.tail = new byte[blockSize];
     }
 
     /** @throws IllegalArgumentException unless the size is a power of two from 256 to 65536 */
@@ -105,23 +108,20 @@ public final class BlockHashes implements AutoCloseable {
     /** Hashes one block, stores the hash, and returns whether it differs from the previous one. */
     private boolean hashBlock(MemorySegment memory, int block) {
         long offset = (long) block * blockSize;
-        long length = Math.min(blockSize, byteSize - offset);
-        if (memory.isNative()) {
-            XXH3_128.hashMemory(memory.address() + offset, length, result);
+        int length = (int) Math.min(blockSize, byteSize - offset);
+        if (Xxh3Long128.accepts(length)) {
+            // One bulk copy into an L1-resident array, whatever the segment: the hash loop then sees only long[].
+            MemorySegment.copy(memory, Xxh3Long128.LE, offset, words, 0, length / Long.BYTES);
+            Xxh3Long128.hash(words, 0, length, result);
         } else {
-            // Heap arrays other than byte[] have no address the hash can read, so copy the block out first.
-            MemorySegment.copy(memory, offset, scratch, 0, length);
-            XXH3_128.hashMemory(scratch.address(), length, result);
+            // A variable's short or ragged last block: the library's general XXH3-128, same function.
+            MemorySegment.copy(memory, ValueLayout.JAVA_BYTE, offset, tail, 0, length);
+            XXH3_128.hashBytes(tail, 0, length, result);
         }
         int slot = 2 * block;
         boolean differs = hashes[slot] != result[0] || hashes[slot + 1] != result[1];
         hashes[slot] = result[0];
         hashes[slot + 1] = result[1];
         return differs;
-    }
-
-    @Override
-    public void close() {
-        scratchArena.close();
     }
 }

@@ -6,6 +6,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -20,9 +21,11 @@ public final class DrainAgent implements Agent {
 
     private final List<DrainTarget> targets;
     private final Consumer<DrainResult> listener;
+    private final boolean everyVersionWaits;
     private final Deque<DrainResult> history = new ArrayDeque<>();
     private long pending = NONE;
-    private boolean draining;
+    private long pendingOrdinal;
+    private long draining = NONE;
     private long submitted;
 
     /**
@@ -32,29 +35,44 @@ public final class DrainAgent implements Agent {
     public DrainAgent(List<DrainTarget> targets, Consumer<DrainResult> listener) {
         this.targets = List.copyOf(targets);
         this.listener = listener;
+        this.everyVersionWaits = this.targets.stream().anyMatch(DrainTarget::readsOtherNodes);
     }
 
     /**
-     * Hands a version that L1 completed to the agent, waiting first for the previous one to finish draining.
+     * Hands a version that L1 completed to the agent. A version that some level takes first waits for the previous
+     * drain to finish (back-pressure); one that no level takes goes on at once, unless a target reads other nodes'
+     * files ({@link DrainTarget#readsOtherNodes}). Meanwhile the version in flight must stay on L1: see
+     * {@link #inFlight}.
      *
      * @return nanoseconds spent waiting (back-pressure)
      */
     public synchronized long submit(long version) throws InterruptedException {
         long started = System.nanoTime();
-        while (pending != NONE || draining) {
-            wait();
+        long ordinal = submitted + 1;
+        boolean drains = targets.stream().anyMatch(t -> ordinal % t.every() == 0);
+        if (drains || everyVersionWaits) {
+            while (pending != NONE || draining != NONE) {
+                wait();
+            }
         }
-        submitted++;
-        if (targets.stream().anyMatch(t -> submitted % t.every() == 0)) {
+        submitted = ordinal;
+        if (drains) {
             pending = version;
+            pendingOrdinal = ordinal;
         }
         notifyAll();
         return System.nanoTime() - started;
     }
 
+    /** @return the version waiting for or being drained, which L1 retention must keep with its chain */
+    public synchronized OptionalLong inFlight() {
+        return pending != NONE ? OptionalLong.of(pending)
+                : draining != NONE ? OptionalLong.of(draining) : OptionalLong.empty();
+    }
+
     /** Waits until nothing is pending or draining. */
     public synchronized void awaitIdle() throws InterruptedException {
-        while (pending != NONE || draining) {
+        while (pending != NONE || draining != NONE) {
             wait();
         }
     }
@@ -73,9 +91,9 @@ public final class DrainAgent implements Agent {
                 return 0;
             }
             version = pending;
-            ordinal = submitted;
+            ordinal = pendingOrdinal;
             pending = NONE;
-            draining = true;
+            draining = version;
         }
         try {
             for (DrainTarget target : targets) {
@@ -85,7 +103,7 @@ public final class DrainAgent implements Agent {
             }
         } finally {
             synchronized (this) {
-                draining = false;
+                draining = NONE;
                 notifyAll();
             }
         }

@@ -17,4 +17,13 @@ public interface DrainTarget {
      * @return bytes written to the level
      */
     long drain(long version) throws IOException;
+
+    /**
+     * @return whether draining reads files on other nodes (L2 parity reads the whole XOR set's L1). Those nodes keep
+     *         a version only while its drain holds up this node's next checkpoint, so an agent with such a target
+     *         makes every version wait for the drain before it, drained or not.
+     */
+    default boolean readsOtherNodes() {
+        return false;
+    }
 }

@@ -4,7 +4,10 @@ import dev.lazarus.store.level.CheckpointDirectory;
 
 import java.io.IOException;
 
-/** Drains one rank's versions by copying them, chain included, to another level's directory (L3: the PFS). */
+/**
+ * Drains one rank's versions to another level's directory (L3: the PFS), each as one full checkpoint composed from
+ * its chain ({@link ChainComposer}).
+ */
 public final class LevelCopyTarget implements DrainTarget {
     private final String level;
     private final CheckpointDirectory source;
@@ -46,6 +49,6 @@ public final class LevelCopyTarget implements DrainTarget {
 
     @Override
     public long drain(long version) throws IOException {
-        return VersionCopier.copy(source, target, version, rank);
+        return ChainComposer.composeFull(source, target, version, rank);
     }
 }

@@ -38,7 +38,22 @@ public final class DataFileWriter implements AutoCloseable {
             throw new IllegalArgumentException("chunk length=" + length + " must be 1 to "
                     + ManifestLayout.MAX_CHUNK_BYTES);
         }
-        MemorySegment slice = memory.asSlice(offset, length);
+        appendChunk(variable, offset, memory.asSlice(offset, length));
+    }
+
+    /**
+     * Appends bytes that belong at {@code variableOffset} of a variable as one chunk: a chunk composed from other
+     * checkpoints' chunks rather than taken from the variable's memory.
+     *
+     * @param bytes 1 to {@link ManifestLayout#MAX_CHUNK_BYTES} bytes
+     */
+    public void appendChunk(int variable, long variableOffset, MemorySegment bytes) throws IOException {
+        if (bytes.byteSize() < 1 || bytes.byteSize() > ManifestLayout.MAX_CHUNK_BYTES) {
+            throw new IllegalArgumentException("chunk length=" + bytes.byteSize() + " must be 1 to "
+                    + ManifestLayout.MAX_CHUNK_BYTES);
+        }
+        int length = (int) bytes.byteSize();
+        MemorySegment slice = bytes;
         if (!slice.isNative()) {
             MemorySegment staged = staging.slice(length);
             MemorySegment.copy(slice, 0, staged, 0, length);
@@ -51,7 +66,7 @@ public final class DataFileWriter implements AutoCloseable {
         while (buffer.hasRemaining()) {
             channel.write(buffer);
         }
-        chunks.add(variable, offset, length, position, (int) crc.getValue());
+        chunks.add(variable, variableOffset, length, position, (int) crc.getValue());
         position += length;
     }
 

@@ -245,7 +245,6 @@ public final class IncrementalCheckpointer implements AutoCloseable {
             if (region.pageTracked()) {
                 scanner.unregister(region.trackedPages);
             }
-            region.close();
         }
         regions.clear();
     }

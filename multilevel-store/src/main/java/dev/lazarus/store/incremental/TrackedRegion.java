@@ -8,7 +8,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.BitSet;
 
 /** A protected region with its dirty-detection state: block hashes, received ranges, and reusable block sets. */
-final class TrackedRegion implements AutoCloseable {
+final class TrackedRegion {
     static final long PAGE_SIZE = 4096;
 
     final ProtectedRegion region;
@@ -97,10 +97,5 @@ final class TrackedRegion implements AutoCloseable {
             bytes -= (long) (last + 1) * blockSize - byteSize();
         }
         return bytes;
-    }
-
-    @Override
-    public void close() {
-        hashes.close();
     }
 }

@@ -65,20 +65,31 @@ class DrainAgentTest {
     }
 
     @Test
-    void everySecondVersionDrainsWithTheChainItNeeds(@TempDir Path dir) throws Exception {
+    void everySecondVersionDrainsAsOneFullCheckpointComposedFromItsChain(@TempDir Path dir) throws Exception {
         try (Fixture f = new Fixture(dir.resolve("l1"), dir.resolve("l3"), 4096, 2)) {
+            double[] atTwo = null;
             for (long v = 1; v <= 4; v++) {
                 f.checkpoint(v);
+                if (v == 2) {
+                    f.agent.awaitIdle();
+                    atTwo = f.x.clone();
+                }
             }
             f.agent.awaitIdle();
             assertEquals(List.of(2L, 4L), f.results.stream().map(DrainResult::version).toList());
             assertTrue(f.results.stream().allMatch(DrainResult::ok), f.results::toString);
-            assertEquals(List.of(1L, 2L, 3L, 4L), f.l3.versions());
+            // Versions 2 to 4 changed one block each on L1; L3 holds 2 and 4 only, each whole.
+            assertFalse(ChainRestorer.chain(f.l1, 4, 0, 1).getLast().full());
+            assertEquals(List.of(2L, 4L), f.l3.versions());
+            assertTrue(ChainRestorer.chain(f.l3, 4, 0, 1).getLast().full());
+            assertEquals(4096L * Double.BYTES, ChainRestorer.chain(f.l3, 4, 0, 1).getLast().dataLength());
             double[] expected = f.x.clone();
-            Arrays.fill(f.x, 0);
             wipe(dir.resolve("l1"));
+            Arrays.fill(f.x, 0);
             ChainRestorer.restore(f.l3, 4, 0, 1, f.checkpointer.regions());
             assertArrayEquals(expected, f.x);
+            ChainRestorer.restore(f.l3, 2, 0, 1, f.checkpointer.regions());
+            assertArrayEquals(atTwo, f.x);
             assertEquals(4, new Catalog(f.l3).newestComplete(true).orElseThrow().version());
         }
     }
@@ -109,25 +120,7 @@ class DrainAgentTest {
     void aNewVersionWaitsForTheDrainBeforeIt(@TempDir Path dir) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         CountDownLatch started = new CountDownLatch(1);
-        DrainTarget slow = new DrainTarget() {
-            public String level() {
-                return "L3";
-            }
-
-            public int every() {
-                return 1;
-            }
-
-            public long drain(long version) throws IOException {
-                started.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    throw new IOException(e);
-                }
-                return version;
-            }
-        };
+        DrainTarget slow = blocking(1, false, started, release);
         DrainAgent agent = new DrainAgent(List.of(slow), r -> { });
         try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
             assertTrue(agent.submit(1) < TimeUnit.SECONDS.toNanos(1));
@@ -144,9 +137,92 @@ class DrainAgentTest {
             assertTrue(second.isAlive(), "version 2 must wait while version 1 drains");
             release.countDown();
             second.join(10_000);
-            assertTrue(waited.get() >= TimeUnit.MILLISECONDS.toNanos(300), "waited " + waited.get());
+            assertTrue(waited.get() >= TimeUnit.MILLISECONDS.toNanos(200), "waited " + waited.get());
             agent.awaitIdle();
             assertEquals(List.of(1L, 2L), agent.results().stream().map(DrainResult::bytes).toList());
+        }
+    }
+
+    /** A target of every {@code every}th version that blocks in {@code drain} until released. */
+    private static DrainTarget blocking(int every, boolean readsOtherNodes, CountDownLatch started,
+                                        CountDownLatch release) {
+        return new DrainTarget() {
+            public String level() {
+                return readsOtherNodes ? "L2" : "L3";
+            }
+
+            public int every() {
+                return every;
+            }
+
+            public boolean readsOtherNodes() {
+                return readsOtherNodes;
+            }
+
+            public long drain(long version) throws IOException {
+                started.countDown();
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    throw new IOException(e);
+                }
+                return version;
+            }
+        };
+    }
+
+    @Test
+    void aVersionNoLevelTakesGoesOnWhileTheDrainRunsAndTheDrainingOneIsPinned() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        DrainAgent agent = new DrainAgent(List.of(blocking(2, false, started, release)), r -> { });
+        try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
+            assertEquals(java.util.OptionalLong.empty(), agent.inFlight());
+            agent.submit(1);
+            agent.submit(2);
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            assertEquals(java.util.OptionalLong.of(2), agent.inFlight(), "version 2 is draining");
+            long waited = agent.submit(3); // taken by no level: must not wait for version 2
+            assertTrue(waited < TimeUnit.SECONDS.toNanos(1), "version 3 waited " + waited + " ns");
+            AtomicLong fourth = new AtomicLong(-1);
+            Thread t = Thread.ofPlatform().start(() -> {
+                try {
+                    fourth.set(agent.submit(4));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.join(300);
+            assertTrue(t.isAlive(), "version 4 goes to L3 and must wait for version 2's drain");
+            release.countDown();
+            t.join(10_000);
+            agent.awaitIdle();
+            assertEquals(List.of(2L, 4L), agent.results().stream().map(DrainResult::version).toList());
+            assertEquals(java.util.OptionalLong.empty(), agent.inFlight());
+        }
+    }
+
+    @Test
+    void withATargetReadingOtherNodesEveryVersionWaits() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        DrainAgent agent = new DrainAgent(List.of(blocking(2, true, started, release)), r -> { });
+        try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
+            agent.submit(1);
+            agent.submit(2);
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            Thread t = Thread.ofPlatform().start(() -> {
+                try {
+                    agent.submit(3);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.join(300);
+            assertTrue(t.isAlive(), "the other nodes keep version 2 only while version 3 waits");
+            release.countDown();
+            t.join(10_000);
+            assertFalse(t.isAlive());
         }
     }
 
