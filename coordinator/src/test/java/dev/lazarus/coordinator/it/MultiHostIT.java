@@ -104,7 +104,9 @@ class MultiHostIT {
                     throw new AssertionError("the job did not finish within 6 minutes; output:\n" + NetnsHosts.read(log));
                 }
                 process.descendants().forEach(p -> {
-                    if (isRank(p.pid())) {
+                    // A child a rank forks (a native library's helper) shows the rank's command line until it
+                    // execs: count only JVMs whose parent is not a rank.
+                    if (isRank(p.pid()) && p.parent().map(parent -> !isRank(parent.pid())).orElse(true)) {
                         NamespaceId ns = NamespaceId.ofProcess(p.pid());
                         namespaces.forEach((host, id) -> {
                             if (id.equals(ns)) {
