@@ -17,6 +17,7 @@ import dev.lazarus.store.level.CheckpointDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,6 +28,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -39,6 +42,8 @@ import java.util.function.Consumer;
  * per-job secret; every rank comes to the same decision.
  */
 final class L2Node implements AutoCloseable {
+    /** How long the service must go unused before it stops. */
+    private static final long QUIET_NANOS = TimeUnit.MILLISECONDS.toNanos(300);
     private final Comm comm;
     private final NodeMap nodes;
     private final CheckpointDirectory l1;
@@ -46,10 +51,11 @@ final class L2Node implements AutoCloseable {
     private final Consumer<String> log;
     private final L2Server server;
     private final L2Context work;
+    private final boolean enabled;
     private final String state;
 
     private L2Node(Comm comm, NodeMap nodes, CheckpointDirectory l1, int setSize, Consumer<String> log,
-                   L2Server server, L2Context work, String state) {
+                   L2Server server, L2Context work, boolean enabled, String state) {
         this.comm = comm;
         this.nodes = nodes;
         this.l1 = l1;
@@ -57,6 +63,7 @@ final class L2Node implements AutoCloseable {
         this.log = log;
         this.server = server;
         this.work = work;
+        this.enabled = enabled;
         this.state = state;
     }
 
@@ -71,7 +78,7 @@ final class L2Node implements AutoCloseable {
                 : nodes.nodes() < 2 ? "L2 off: the job runs on one node, so no other node can hold its parity"
                 : settings.l2Secret().isEmpty() ? "L2 off: no per-job secret (lazarus.ckpt.l2.secret)" : null;
         if (off != null) {
-            return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, null, null, off);
+            return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, null, null, false, off);
         }
         boolean leader = nodes.isLeader(comm.rank());
         L2Server server = null;
@@ -80,7 +87,7 @@ final class L2Node implements AutoCloseable {
             try {
                 String host = settings.l2Bind().orElseGet(() -> addressOf(settings.node()));
                 L2Context serving = context(settings, log).bind(Endpoints.format(
-                        new java.net.InetSocketAddress(InetAddress.getByName(host), 0))).conclude();
+                        new InetSocketAddress(InetAddress.getByName(host), 0))).conclude();
                 server = L2Server.start(serving);
                 endpoint = Endpoints.format(server.address());
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
@@ -97,7 +104,7 @@ final class L2Node implements AutoCloseable {
             if (server != null) {
                 server.close();
             }
-            return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, null, null,
+            return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, null, null, false,
                     "L2 off: node " + nodes.names().get(members.indexOf("")) + " could not start its L2 service");
         }
         L2Context work = leader ? context(settings, log).members(members).self(nodes.node(comm.rank())).conclude()
@@ -109,7 +116,7 @@ final class L2Node implements AutoCloseable {
                 + " has one node" : "L2 on: node " + nodes.names().get(node) + " is member " + (node % settings
                 .l2SetSize()) + " of XOR set " + set + " (" + setMembers + " nodes), every " + settings.l2Every()
                 + " version(s)";
-        return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, server, work, state);
+        return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, server, work, true, state);
     }
 
     private static L2Context context(CheckpointSettings settings, Consumer<String> log) {
@@ -127,7 +134,7 @@ final class L2Node implements AutoCloseable {
 
     /** @return whether the job has L2 (every rank gives the same answer) */
     boolean enabled() {
-        return !state.startsWith("L2 off:");
+        return enabled;
     }
 
     /** @return one line: whether L2 is on, and this node's XOR set */
@@ -298,11 +305,24 @@ final class L2Node implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the node's service once no other node has used it for a moment: the other leaders may still be encoding
+     * the last version from this node's files when this rank finishes. Bounded by the I/O timeout.
+     */
     @Override
     public void close() {
-        if (server != null) {
-            server.close();
+        if (server == null) {
+            return;
         }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(work.ioTimeoutMillis());
+        long quietSince = System.nanoTime();
+        while (System.nanoTime() - quietSince < QUIET_NANOS && System.nanoTime() < deadline) {
+            if (server.connections() > 0) {
+                quietSince = System.nanoTime();
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        server.close();
     }
 
     private static void deleteIfEmpty(Path directory) throws IOException {
