@@ -1,5 +1,6 @@
 package dev.lazarus.coordinator.cli;
 
+import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.daemon.l2.L2Context;
 import dev.lazarus.daemon.l2.L2Rebuilder;
 import dev.lazarus.daemon.l2.RebuildResult;
@@ -9,6 +10,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.nio.file.Path;
+import java.util.Properties;
 import java.util.List;
 import java.util.concurrent.Callable;
 
@@ -45,7 +47,7 @@ final class CkptRebuildCommand implements Callable<Integer> {
     Integer setSize;
 
     @Option(names = "--l1", paramLabel = "DIR", description = "L1 root (default: LAZARUS_CKPT_DIR or "
-            + "/dev/shm/lazarus/ckpt).")
+            + CheckpointSettings.DEFAULT_L1_DIR + ").")
     Path l1;
 
     @Option(names = "--json", description = "Print the result as JSON.")
@@ -59,9 +61,9 @@ final class CkptRebuildCommand implements Callable<Integer> {
         if (setSize != null) {
             context.setSize(setSize);
         }
-        if (l1 != null) {
-            context.l1Root(l1);
-        }
+        // The same L1 root as the other ckpt commands and the ranks: LAZARUS_CKPT_DIR with %h filled in.
+        context.l1Root(l1 != null ? l1 : new CheckpointSettings(new Properties(), cli.environment())
+                .conclude("lazarus").l1Directory());
         context.environment(cli.environment()).conclude();
         RebuildResult result;
         try {

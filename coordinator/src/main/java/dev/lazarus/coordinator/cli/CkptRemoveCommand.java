@@ -37,18 +37,22 @@ final class CkptRemoveCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print what was deleted as JSON.")
     boolean json;
 
+    /** One version deleted from one level. */
+    private record Removed(String level, long version) {
+    }
+
     @Override
     public Integer call() throws Exception {
         LazarusCli cli = parent.cli();
         if (levels.job == null) {
             throw new IllegalArgumentException("--job is required for rm");
         }
-        List<String> removed = new ArrayList<>();
+        List<Removed> removed = new ArrayList<>();
         for (CkptLevelOptions.JobLevel level : levels.resolve(cli.environment())) {
             for (long v : level.directory().versions()) {
                 if (which.all || which.version == v) {
                     level.directory().deleteVersion(v);
-                    removed.add(level.level() + " " + v);
+                    removed.add(new Removed(level.level(), v));
                 }
             }
             if (which.all && Files.isDirectory(level.root().resolve(levels.job))) {
@@ -61,10 +65,9 @@ final class CkptRemoveCommand implements Callable<Integer> {
         }
         if (json) {
             cli.out().println("{\"job\":\"" + levels.job + "\",\"removed\":[" + String.join(",", removed.stream()
-                    .map(r -> "{\"level\":\"" + r.split(" ")[0] + "\",\"version\":" + r.split(" ")[1] + "}")
-                    .toList()) + "]}");
+                    .map(r -> "{\"level\":\"" + r.level() + "\",\"version\":" + r.version() + "}").toList()) + "]}");
         } else {
-            removed.forEach(r -> cli.out().println("removed " + r.replace(" ", " version ")));
+            removed.forEach(r -> cli.out().println("removed " + r.level() + " version " + r.version()));
         }
         return 0;
     }

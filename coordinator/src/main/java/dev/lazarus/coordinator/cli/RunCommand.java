@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 
 /** {@code lazarus run}: launches an application on N ranks and exits with the job's status. */
@@ -109,8 +110,11 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--timeout=" + timeoutSeconds + " must be positive");
         }
         List<String> options = withEasyCrashSettings(jvmOptions);
-        Path newSecret = l2Secret == null && l2Wanted() ? JobSecrets.newPath(cli.environment(), jobId, application)
-                : null;
+        if (l2Secret != null && !Files.isReadable(l2Secret)) {
+            throw new IllegalArgumentException("cannot read --l2-secret file " + l2Secret);
+        }
+        Path newSecret = l2Secret == null && l2NeedsSecret(options)
+                ? JobSecrets.newPath(cli.environment(), jobId, application) : null;
         Path secret = l2Secret != null ? l2Secret.toAbsolutePath() : newSecret;
         if (secret != null) {
             options.add("-D" + CheckpointSettings.L2_SECRET + "=" + secret);
@@ -128,9 +132,29 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** @return whether the job checkpoints with L2 on, so that its nodes need a shared secret */
-    private boolean l2Wanted() {
-        return checkpointEvery != null && checkpointEvery > 0 && (l2Every == null || l2Every > 0);
+    /**
+     * @param options the ranks' JVM options
+     * @return whether the ranks will checkpoint with L2 on and no secret given, as their settings will conclude from
+     *         these options and this environment
+     */
+    private boolean l2NeedsSecret(List<String> options) {
+        Properties properties = new Properties();
+        for (String option : options) {
+            int equals = option.indexOf('=');
+            if (option.startsWith("-Dlazarus.") && equals > 0) {
+                properties.setProperty(option.substring(2, equals), option.substring(equals + 1));
+            }
+        }
+        CheckpointSettings settings = new CheckpointSettings(properties, cli.environment()).conclude(application);
+        return settings.every() > 0 && settings.l2Every() > 0 && settings.l2Secret().isEmpty();
+    }
+
+    private static int inRange(String option, int value, int min, int max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException(option + "=" + value + " must be " + min
+                    + (max == Integer.MAX_VALUE ? " or more" : " to " + max));
+        }
+        return value;
     }
 
     /** The EasyCrash and checkpoint options become system properties of every rank (see their settings classes). */
@@ -155,32 +179,21 @@ final class RunCommand implements Callable<Integer> {
             all.add("-Dlazarus.nvm.restart=off");
         }
         if (checkpointEvery != null) {
-            if (checkpointEvery < 0) {
-                throw new IllegalArgumentException("--ckpt-every=" + checkpointEvery + " must be 0 or more");
-            }
-            all.add("-Dlazarus.ckpt.every=" + checkpointEvery);
+            all.add("-D" + CheckpointSettings.EVERY + "=" + inRange("--ckpt-every", checkpointEvery, 0,
+                    Integer.MAX_VALUE));
         }
         if (l2Every != null) {
-            if (l2Every < 0 || l2Every > 1_000_000) {
-                throw new IllegalArgumentException("--l2-every=" + l2Every + " must be 0 to 1000000");
-            }
-            all.add("-D" + CheckpointSettings.L2_EVERY + "=" + l2Every);
+            all.add("-D" + CheckpointSettings.L2_EVERY + "=" + inRange("--l2-every", l2Every, 0, 1_000_000));
         }
         if (l2SetSize != null) {
-            if (l2SetSize < XorSetLayout.MIN_SET_SIZE || l2SetSize > XorSetLayout.MAX_SET_SIZE) {
-                throw new IllegalArgumentException("--l2-set-size=" + l2SetSize + " must be "
-                        + XorSetLayout.MIN_SET_SIZE + " to " + XorSetLayout.MAX_SET_SIZE);
-            }
-            all.add("-D" + CheckpointSettings.L2_SET_SIZE + "=" + l2SetSize);
-        }
-        if (l2Secret != null && !Files.isReadable(l2Secret)) {
-            throw new IllegalArgumentException("cannot read --l2-secret file " + l2Secret);
+            all.add("-D" + CheckpointSettings.L2_SET_SIZE + "=" + inRange("--l2-set-size", l2SetSize,
+                    XorSetLayout.MIN_SET_SIZE, XorSetLayout.MAX_SET_SIZE));
         }
         if (checkpointDirectory != null) {
-            all.add("-Dlazarus.ckpt.dir=" + checkpointDirectory.toAbsolutePath());
+            all.add("-D" + CheckpointSettings.L1_DIR + "=" + checkpointDirectory.toAbsolutePath());
         }
         if (pfsDirectory != null) {
-            all.add("-Dlazarus.ckpt.pfs.dir=" + (pfsDirectory.equals("off") ? "off"
+            all.add("-D" + CheckpointSettings.PFS_DIR + "=" + (pfsDirectory.equals("off") ? "off"
                     : Path.of(pfsDirectory).toAbsolutePath().toString()));
         }
         return all;

@@ -46,7 +46,8 @@ final class BenchHeap implements AutoCloseable {
         }
     }
 
-    private static Path baseDirectory() {
+    /** @return where benchmark files go: {@value #DIR_PROPERTY}, else /dev/shm, else the temporary directory */
+    static Path baseDirectory() {
         String configured = System.getProperty(DIR_PROPERTY);
         if (configured != null) {
             return Path.of(configured);
@@ -67,7 +68,11 @@ final class BenchHeap implements AutoCloseable {
         }
     }
 
-    private static void delete(Path directory) {
+    /** Deletes a directory tree, if it exists; the benchmarks' clean-up. */
+    static void delete(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
         try (Stream<Path> paths = Files.walk(directory)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(path);

@@ -16,10 +16,8 @@ import dev.lazarus.store.incremental.CheckpointStats;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Map;
 import java.util.Properties;
-import java.util.stream.Stream;
 
 /**
  * One single-rank run of an application with the checkpoint client, for the checkpoint benchmarks: its candidate
@@ -102,7 +100,7 @@ public final class CheckpointRun {
                     + ",\"pageTracking\":\"" + tracking + "\",\"versions\":["
                     + versions + "]}");
         } finally {
-            deleteTree(work);
+            BenchHeap.delete(work);
         }
     }
 
@@ -118,19 +116,11 @@ public final class CheckpointRun {
         return new CheckpointSettings(p, Map.of()).conclude("bench");
     }
 
-    private static String json(CheckpointStats s) {
+    /** @return one version's sizes and times as JSON, the form scripts/bench/ckpt-sizes reads */
+    static String json(CheckpointStats s) {
         return "{\"version\":" + s.version() + ",\"full\":" + s.full() + ",\"fullBytes\":" + s.fullBytes()
                 + ",\"pageBytes\":" + s.pageLevelBytes() + ",\"blockBytes\":" + s.blockLevelBytes()
                 + ",\"dataBytes\":" + s.dataBytes() + ",\"hashNanos\":" + s.hashNanos() + ",\"writeNanos\":"
                 + s.writeNanos() + "}";
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }

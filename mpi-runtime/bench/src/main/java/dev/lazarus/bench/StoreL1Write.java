@@ -28,9 +28,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /**
  * L1 write bandwidth: a full rank checkpoint of a region to the RAM disk ({@link #checkpoint}: chunks with CRC32C,
@@ -61,8 +59,7 @@ public class StoreL1Write {
 
     @Setup(Level.Trial)
     public void setUp() throws IOException {
-        dir = Files.createTempDirectory(Path.of(System.getProperty("lazarus.bench.dir", "/dev/shm")),
-                "lazarus-l1-bench");
+        dir = Files.createTempDirectory(BenchHeap.baseDirectory(), "lazarus-l1-bench");
         arena = Arena.ofShared();
         region = arena.allocate(bytes, 4096);
         for (long i = 0; i < bytes / 8; i++) {
@@ -88,9 +85,7 @@ public class StoreL1Write {
     public void tearDown() throws IOException {
         checkpointer.close();
         arena.close();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
+        BenchHeap.delete(dir);
     }
 
     @Benchmark

@@ -16,8 +16,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
-import java.util.stream.Stream;
 
 /**
  * The incremental-size workload of the checkpoint store's targets: a 64 MiB mapped region whose every page is
@@ -58,10 +56,7 @@ public final class SyntheticRewrite {
                 for (int v = 1; v <= VERSIONS; v++) {
                     rewrite(region, shadow, v);
                     CheckpointStats s = ckpt.checkpoint(v);
-                    versions.append(versions.isEmpty() ? "" : ",").append("{\"version\":").append(v)
-                            .append(",\"full\":").append(s.full()).append(",\"fullBytes\":").append(s.fullBytes())
-                            .append(",\"pageBytes\":").append(s.pageLevelBytes()).append(",\"blockBytes\":")
-                            .append(s.blockLevelBytes()).append(",\"dataBytes\":").append(s.dataBytes()).append('}');
+                    versions.append(versions.isEmpty() ? "" : ",").append(CheckpointRun.json(s));
                     if (v > 2) {
                         l1.deleteVersion(v - 1); // keep the base, drop old increments: RAM disk room
                     }
@@ -69,9 +64,7 @@ public final class SyntheticRewrite {
                 tracking = ckpt.pageTracking();
             }
         } finally {
-            try (Stream<Path> walk = Files.walk(work)) {
-                walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            BenchHeap.delete(work);
         }
         System.out.println("{\"app\":\"synthetic.rewrite5\",\"mode\":\"sizes\",\"every\":1,\"verified\":true,"
                 + "\"pageTracking\":\"" + tracking + "\",\"versions\":[" + versions + "]}");

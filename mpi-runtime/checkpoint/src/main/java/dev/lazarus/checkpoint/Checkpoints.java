@@ -237,11 +237,6 @@ public final class Checkpoints implements AutoCloseable {
         return restoredFrom;
     }
 
-    /** @return whether L2 is on, and this node's XOR set */
-    public String l2State() {
-        return l2.describe();
-    }
-
     /** @return what the page pre-filter is and how many variables it tracks */
     public String pageTracking() {
         return checkpointer.pageTracking();

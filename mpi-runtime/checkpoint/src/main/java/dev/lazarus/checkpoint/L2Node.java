@@ -6,6 +6,7 @@ import dev.lazarus.daemon.l2.L2Context;
 import dev.lazarus.daemon.l2.L2Encoder;
 import dev.lazarus.daemon.l2.L2Rebuilder;
 import dev.lazarus.daemon.l2.L2Server;
+import dev.lazarus.daemon.l2.XorSetMembership;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
@@ -47,19 +48,17 @@ final class L2Node implements AutoCloseable {
     private final Comm comm;
     private final NodeMap nodes;
     private final CheckpointDirectory l1;
-    private final int setSize;
     private final Consumer<String> log;
     private final L2Server server;
     private final L2Context work;
     private final boolean enabled;
     private final String state;
 
-    private L2Node(Comm comm, NodeMap nodes, CheckpointDirectory l1, int setSize, Consumer<String> log,
+    private L2Node(Comm comm, NodeMap nodes, CheckpointDirectory l1, Consumer<String> log,
                    L2Server server, L2Context work, boolean enabled, String state) {
         this.comm = comm;
         this.nodes = nodes;
         this.l1 = l1;
-        this.setSize = setSize;
         this.log = log;
         this.server = server;
         this.work = work;
@@ -78,7 +77,7 @@ final class L2Node implements AutoCloseable {
                 : nodes.nodes() < 2 ? "L2 off: the job runs on one node, so no other node can hold its parity"
                 : settings.l2Secret().isEmpty() ? "L2 off: no per-job secret (lazarus.ckpt.l2.secret)" : null;
         if (off != null) {
-            return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, null, null, false, off);
+            return new L2Node(comm, nodes, l1, log, null, null, false, off);
         }
         boolean leader = nodes.isLeader(comm.rank());
         L2Server server = null;
@@ -104,19 +103,20 @@ final class L2Node implements AutoCloseable {
             if (server != null) {
                 server.close();
             }
-            return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, null, null, false,
+            return new L2Node(comm, nodes, l1, log, null, null, false,
                     "L2 off: node " + nodes.names().get(members.indexOf("")) + " could not start its L2 service");
         }
-        L2Context work = leader ? context(settings, log).members(members).self(nodes.node(comm.rank())).conclude()
-                : null;
-        int node = nodes.node(comm.rank());
-        int set = node / settings.l2SetSize();
-        int setMembers = Math.min(settings.l2SetSize(), nodes.nodes() - set * settings.l2SetSize());
-        String state = setMembers < 2 ? "L2 off for node " + nodes.names().get(node) + ": its XOR set " + set
-                + " has one node" : "L2 on: node " + nodes.names().get(node) + " is member " + (node % settings
-                .l2SetSize()) + " of XOR set " + set + " (" + setMembers + " nodes), every " + settings.l2Every()
-                + " version(s)";
-        return new L2Node(comm, nodes, l1, settings.l2SetSize(), log, server, work, true, state);
+        String name = nodes.names().get(nodes.node(comm.rank()));
+        if (!leader) {
+            return new L2Node(comm, nodes, l1, log, null, null, true, "L2 on: node " + name
+                    + "'s service runs in rank " + nodes.leader(nodes.node(comm.rank())));
+        }
+        L2Context work = context(settings, log).members(members).self(nodes.node(comm.rank())).conclude();
+        XorSetMembership set = work.membership();
+        String state = !set.redundant() ? "L2 off for node " + name + ": its XOR set " + set.setId()
+                + " has one node" : "L2 on: node " + name + " is member " + set.member() + " of XOR set "
+                + set.setId() + " (" + set.size() + " nodes), every " + settings.l2Every() + " version(s)";
+        return new L2Node(comm, nodes, l1, log, server, work, true, state);
     }
 
     private static L2Context context(CheckpointSettings settings, Consumer<String> log) {
@@ -203,15 +203,16 @@ final class L2Node implements AutoCloseable {
         if (work == null || !nodeFailed[node]) {
             return null;
         }
-        int set = node / setSize;
+        XorSetMembership set = work.membership();
+        int first = node - set.member();
         List<String> lostInSet = new ArrayList<>();
-        for (int other = set * setSize; other < Math.min(nodeFailed.length, (set + 1) * setSize); other++) {
+        for (int other = first; other < first + set.size(); other++) {
             if (nodeFailed[other]) {
                 lostInSet.add(nodes.names().get(other));
             }
         }
         if (lostInSet.size() > 1) {
-            return "L2 cannot rebuild version " + version + ": XOR set " + set + " lost " + lostInSet.size()
+            return "L2 cannot rebuild version " + version + ": XOR set " + set.setId() + " lost " + lostInSet.size()
                     + " nodes " + lostInSet;
         }
         Deque<Long> todo = new ArrayDeque<>(List.of(version));

@@ -17,7 +17,6 @@ public final class AgentRunner implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean background;
-    private volatile String priority = "normal priority";
 
     /**
      * @param agent        the work
@@ -41,11 +40,6 @@ public final class AgentRunner implements AutoCloseable {
         return this;
     }
 
-    /** @return what priority the agent's thread runs at, once started */
-    public String priority() {
-        return priority;
-    }
-
     /** Starts the agent's thread. */
     public AgentRunner start() {
         thread.start();
@@ -59,7 +53,7 @@ public final class AgentRunner implements AutoCloseable {
 
     private void run() {
         if (background) {
-            priority = BackgroundPriority.lowerCurrentThread();
+            BackgroundPriority.lowerCurrentThread(); // best effort: a refused call leaves normal priority
         }
         int idle = 0;
         while (running) {
