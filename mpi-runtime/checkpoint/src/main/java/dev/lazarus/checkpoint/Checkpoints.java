@@ -266,7 +266,8 @@ public final class Checkpoints implements AutoCloseable {
             // The version draining (with its chain) stays on L1 until copied, even once newer ones are kept.
             List<Long> keep = new ArrayList<>(complete);
             drain.inFlight().ifPresent(keep::add);
-            Retention.prune(l1, comm.rank(), keep);
+            // The checkpointer knows the chains it wrote: only versions it did not write have manifests read.
+            Retention.prune(l1, comm.rank(), keep, checkpointer::parentOf);
         } catch (IOException e) {
             log.accept("rank " + comm.rank() + ": pruning L1 failed: " + e.getMessage());
         }

@@ -1,8 +1,9 @@
 package dev.lazarus.store.agent;
 
+import dev.lazarus.store.NativeLibc;
+
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
-import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
@@ -34,11 +35,10 @@ public final class BackgroundPriority {
             return "normal priority (background priority needs Linux on x86_64)";
         }
         try {
-            Linker linker = Linker.nativeLinker();
-            MethodHandle syscall = downcall(linker, "syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
+            MethodHandle syscall = NativeLibc.downcall("syscall", FunctionDescriptor.of(ValueLayout.JAVA_LONG,
                     ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
                     Linker.Option.firstVariadicArg(1));
-            MethodHandle setpriority = downcall(linker, "setpriority", FunctionDescriptor.of(ValueLayout.JAVA_INT,
+            MethodHandle setpriority = NativeLibc.downcall("setpriority", FunctionDescriptor.of(ValueLayout.JAVA_INT,
                     ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
             long tid = (long) syscall.invokeExact(SYS_GETTID, 0L, 0L, 0L);
             int nice = (int) setpriority.invokeExact(PRIO_PROCESS, (int) tid, NICENESS);
@@ -49,13 +49,5 @@ public final class BackgroundPriority {
         } catch (Throwable e) {
             return "normal priority (" + e.getMessage() + ")";
         }
-    }
-
-    @SuppressWarnings("restricted") // native access is granted with --enable-native-access=ALL-UNNAMED
-    private static MethodHandle downcall(Linker linker, String name, FunctionDescriptor descriptor,
-                                         Linker.Option... options) {
-        MemorySegment symbol = linker.defaultLookup().find(name)
-                .orElseThrow(() -> new IllegalStateException("libc symbol missing: " + name));
-        return linker.downcallHandle(symbol, descriptor, options);
     }
 }

@@ -8,8 +8,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 
 /**
@@ -64,9 +66,10 @@ public final class Catalog {
                 problems.add("rank " + rank + ": " + e.getMessage());
             }
         }
+        Set<Integer> presentSet = new HashSet<>(present);
         TreeSet<Integer> missing = new TreeSet<>();
         for (int rank = 0; rank < worldSize; rank++) {
-            if (!present.contains(rank)) {
+            if (!presentSet.contains(rank)) {
                 missing.add(rank);
             }
         }

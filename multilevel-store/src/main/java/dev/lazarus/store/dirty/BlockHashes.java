@@ -62,11 +62,6 @@ public final class BlockHashes {
         return blockSize;
     }
 
-    /** @return true once every block has been hashed, so that unchanged candidates can be told apart */
-    public boolean known() {
-        return known;
-    }
-
     /** Forgets every hash: the next check treats all blocks as changed (after a restore, say). */
     public void forget() {
         known = false;

@@ -1,7 +1,8 @@
 package dev.lazarus.store.dirty;
 
+import dev.lazarus.store.NativeLibc;
+
 import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandle;
 
@@ -18,10 +19,8 @@ public final class PageSize {
         return SYSTEM;
     }
 
-    @SuppressWarnings("restricted") // native access is granted with --enable-native-access=ALL-UNNAMED
     private static long query() {
-        Linker linker = Linker.nativeLinker();
-        MethodHandle sysconf = linker.downcallHandle(linker.defaultLookup().find("sysconf").orElseThrow(),
+        MethodHandle sysconf = NativeLibc.downcall("sysconf",
                 FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT));
         try {
             long size = (long) sysconf.invokeExact(SC_PAGESIZE);

@@ -56,8 +56,7 @@ public final class ChainComposer {
             out.force();
             RankManifest full = new RankManifest(newest.job(), rank, newest.worldSize(), version,
                     ManifestLayout.NO_PARENT, newest.blockSize(), newest.variables(), out.chunks());
-            ManifestFiles.publish(target.manifestFile(version, rank), full);
-            return full.dataLength() + Files.size(target.manifestFile(version, rank));
+            return full.dataLength() + ManifestFiles.publish(target.manifestFile(version, rank), full);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(data);
             throw e;

@@ -96,12 +96,6 @@ public final class Hdf5Exporter {
         return this;
     }
 
-    /** Exports every rank of the job (the default). */
-    public Hdf5Exporter allRanks() {
-        this.ranks = null;
-        return this;
-    }
-
     /** @param overwrite replace an existing output file (default false: an existing file is an error) */
     public Hdf5Exporter overwrite(boolean overwrite) {
         this.overwrite = overwrite;

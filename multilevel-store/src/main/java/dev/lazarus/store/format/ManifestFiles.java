@@ -33,8 +33,14 @@ public final class ManifestFiles {
         return RankManifest.decode(Files.readAllBytes(file), what);
     }
 
-    /** Writes the manifest atomically (temporary file, fsync, rename, fsync of the directory), mode 0600. */
-    public static void publish(Path file, RankManifest manifest) throws IOException {
-        SecureFiles.writeAtomically(file, manifest.encode());
+    /**
+     * Writes the manifest atomically (temporary file, fsync, rename, fsync of the directory), mode 0600.
+     *
+     * @return the manifest file's size in bytes
+     */
+    public static long publish(Path file, RankManifest manifest) throws IOException {
+        byte[] bytes = manifest.encode();
+        SecureFiles.writeAtomically(file, bytes);
+        return bytes.length;
     }
 }

@@ -137,37 +137,50 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
             int variableCount = Short.toUnsignedInt(in.getShort(VARIABLE_COUNT_OFFSET));
             long chunkCount = Integer.toUnsignedLong(in.getInt(CHUNK_COUNT_OFFSET));
             long dataLength = in.getLong(DATA_LENGTH_OFFSET);
-            check(world >= 1 && world <= MAX_WORLD && rank >= 0 && rank < world,
-                    "rank=" + rank + " world=" + world + " invalid");
-            check(version >= 0 && (parent == NO_PARENT || (parent >= 0 && parent < version)),
-                    "version=" + version + " parent=" + parent + " invalid");
-            check(Integer.bitCount(blockSize) == 1 && blockSize >= 256 && blockSize <= 65536,
-                    "blockSize=" + blockSize + " invalid");
-            check(jobLength >= 1 && jobLength <= 64, "job length=" + jobLength + " invalid");
+            // Messages are built only on failure: the checks below run for every variable and chunk.
+            if (!(world >= 1 && world <= MAX_WORLD && rank >= 0 && rank < world)) {
+                throw corrupt(what, "rank=" + rank + " world=" + world + " invalid");
+            }
+            if (!(version >= 0 && (parent == NO_PARENT || (parent >= 0 && parent < version)))) {
+                throw corrupt(what, "version=" + version + " parent=" + parent + " invalid");
+            }
+            if (!(Integer.bitCount(blockSize) == 1 && blockSize >= 256 && blockSize <= 65536)) {
+                throw corrupt(what, "blockSize=" + blockSize + " invalid");
+            }
+            if (!(jobLength >= 1 && jobLength <= 64)) {
+                throw corrupt(what, "job length=" + jobLength + " invalid");
+            }
             in.position(HEADER_BYTES);
             String job = ascii(jobLength);
-            check(JOB.matcher(job).matches(), "job id invalid");
+            if (!JOB.matcher(job).matches()) {
+                throw corrupt(what, "job id invalid");
+            }
             List<Variable> variables = new ArrayList<>(Math.min(variableCount, remaining() / 4));
             for (int i = 0; i < variableCount; i++) {
                 variables.add(variable());
             }
-            check(chunkCount * CHUNK_BYTES == remaining(), "chunks=" + chunkCount + " do not fill the "
-                    + remaining() + " bytes left");
+            if (chunkCount * CHUNK_BYTES != remaining()) {
+                throw corrupt(what, "chunks=" + chunkCount + " do not fill the " + remaining() + " bytes left");
+            }
             ChunkTable chunks = chunks((int) chunkCount, variables);
-            check(chunks.totalBytes() == dataLength, "data length=" + dataLength + " but chunks hold "
-                    + chunks.totalBytes());
+            long chunkBytes = chunks.totalBytes();
+            if (chunkBytes != dataLength) {
+                throw corrupt(what, "data length=" + dataLength + " but chunks hold " + chunkBytes);
+            }
             return new RankManifest(job, rank, world, version, parent, blockSize, variables, chunks);
         }
 
         private Variable variable() throws CorruptCheckpointException {
             int nameLength = Short.toUnsignedInt(in.getShort());
-            check(nameLength >= 1 && nameLength <= 64 && nameLength + 2 <= remaining(),
-                    "variable name length=" + nameLength + " invalid");
+            if (!(nameLength >= 1 && nameLength <= 64 && nameLength + 2 <= remaining())) {
+                throw corrupt(what, "variable name length=" + nameLength + " invalid");
+            }
             String name = ascii(nameLength);
             int typeCode = Byte.toUnsignedInt(in.get());
             int dimensions = Byte.toUnsignedInt(in.get());
-            check(dimensions >= 1 && dimensions <= Variable.MAX_DIMENSIONS && dimensions * 8 <= remaining(),
-                    "variable " + name + " dimensions=" + dimensions + " invalid");
+            if (!(dimensions >= 1 && dimensions <= Variable.MAX_DIMENSIONS && dimensions * 8 <= remaining())) {
+                throw corrupt(what, "variable " + name + " dimensions=" + dimensions + " invalid");
+            }
             long[] shape = new long[dimensions];
             for (int d = 0; d < dimensions; d++) {
                 shape[d] = in.getLong();
@@ -189,13 +202,17 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
                 long offset = in.getLong();
                 int crc = in.getInt();
                 in.getInt();
-                check(variable >= 0 && variable < variables.size(), "chunk " + i + " variable=" + variable
-                        + " out of range");
-                check(length >= 1 && length <= MAX_CHUNK_BYTES && variableOffset >= 0
-                        && variableOffset <= variables.get(variable).byteSize() - length,
-                        "chunk " + i + " offset=" + variableOffset + " length=" + length + " outside variable "
-                                + variables.get(variable).name());
-                check(offset == dataOffset, "chunk " + i + " data offset=" + offset + " expected " + dataOffset);
+                if (!(variable >= 0 && variable < variables.size())) {
+                    throw corrupt(what, "chunk " + i + " variable=" + variable + " out of range");
+                }
+                if (!(length >= 1 && length <= MAX_CHUNK_BYTES && variableOffset >= 0
+                        && variableOffset <= variables.get(variable).byteSize() - length)) {
+                    throw corrupt(what, "chunk " + i + " offset=" + variableOffset + " length=" + length
+                            + " outside variable " + variables.get(variable).name());
+                }
+                if (offset != dataOffset) {
+                    throw corrupt(what, "chunk " + i + " data offset=" + offset + " expected " + dataOffset);
+                }
                 chunks.add(variable, variableOffset, length, offset, crc);
                 dataOffset += length;
             }
@@ -210,12 +227,6 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
 
         private int remaining() {
             return end - in.position();
-        }
-
-        private void check(boolean condition, String reason) throws CorruptCheckpointException {
-            if (!condition) {
-                throw corrupt(what, reason);
-            }
         }
     }
 }

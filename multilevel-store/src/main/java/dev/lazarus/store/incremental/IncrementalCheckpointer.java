@@ -15,7 +15,10 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -28,6 +31,9 @@ import java.util.Set;
  * change under the hash.
  */
 public final class IncrementalCheckpointer implements AutoCloseable {
+    /** Most versions whose parent {@link #parentOf} remembers; older ones are read from their manifests. */
+    private static final int MAX_KNOWN_PARENTS = 1024;
+
     private final CheckpointDirectory directory;
     private final int rank;
     private final int worldSize;
@@ -38,6 +44,13 @@ public final class IncrementalCheckpointer implements AutoCloseable {
     private final Set<String> names = new HashSet<>();
     private long lastVersion = ManifestLayout.NO_PARENT;
     private int incrementsSinceFull;
+    /** Parent of each version this checkpointer wrote, oldest written first, so that pruning need not read them. */
+    private final Map<Long, Long> parents = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Long> eldest) {
+            return size() > MAX_KNOWN_PARENTS;
+        }
+    };
 
     /**
      * @param directory where versions are written (the L1 level of this job)
@@ -123,13 +136,15 @@ public final class IncrementalCheckpointer implements AutoCloseable {
                 || !Files.exists(directory.manifestFile(lastVersion, rank));
         long parent = full ? ManifestLayout.NO_PARENT : lastVersion;
         try {
-            RankManifest manifest = write(version, parent);
-            long manifestBytes = Files.size(directory.manifestFile(version, rank));
+            Written written = write(version, parent);
             lastVersion = version;
             incrementsSinceFull = full ? 0 : incrementsSinceFull + 1;
-            return stats(version, parent, manifest.dataLength(), manifestBytes, hashed, hashedAt - started,
-                    System.nanoTime() - hashedAt);
+            parents.remove(version); // re-inserted: a version rewritten after a reset is the newest written
+            parents.put(version, parent);
+            return stats(version, parent, written.manifest().dataLength(), written.manifestBytes(), hashed,
+                    hashedAt - started, System.nanoTime() - hashedAt);
         } catch (IOException | RuntimeException e) {
+            parents.remove(version); // its files may be half written, or an older write's
             lastVersion = ManifestLayout.NO_PARENT;
             regions.forEach(r -> r.hashes.forget());
             throw e;
@@ -140,6 +155,20 @@ public final class IncrementalCheckpointer implements AutoCloseable {
     public void restored() {
         regions.forEach(r -> r.hashes.forget());
         lastVersion = ManifestLayout.NO_PARENT;
+        parents.clear(); // the files may have been rebuilt or replaced meanwhile: read them again
+    }
+
+    /**
+     * The parent this checkpointer wrote {@code version} with, for {@code Retention.prune} to follow chains without
+     * reading manifests. Only a bounded number of the versions last written since the last {@link #restored()} are
+     * remembered.
+     *
+     * @return the parent, {@link ManifestLayout#NO_PARENT} for a full checkpoint; empty if this checkpointer did not
+     *         write the version (or no longer remembers it), or its last write of it failed
+     */
+    public OptionalLong parentOf(long version) {
+        Long parent = parents.get(version);
+        return parent == null ? OptionalLong.empty() : OptionalLong.of(parent);
     }
 
     /** @return the protected regions, in protection order */
@@ -187,7 +216,11 @@ public final class IncrementalCheckpointer implements AutoCloseable {
         return runs;
     }
 
-    private RankManifest write(long version, long parent) throws IOException {
+    /** A published version: its manifest and the manifest file's size. */
+    private record Written(RankManifest manifest, long manifestBytes) {
+    }
+
+    private Written write(long version, long parent) throws IOException {
         directory.createVersion(version);
         List<Variable> variables = regions.stream().map(r -> r.region.variable()).toList();
         try (DataFileWriter data = new DataFileWriter(directory.dataFile(version, rank))) {
@@ -202,8 +235,7 @@ public final class IncrementalCheckpointer implements AutoCloseable {
             data.force();
             RankManifest manifest = new RankManifest(directory.job(), rank, worldSize, version, parent, blockSize,
                     variables, data.chunks());
-            ManifestFiles.publish(directory.manifestFile(version, rank), manifest);
-            return manifest;
+            return new Written(manifest, ManifestFiles.publish(directory.manifestFile(version, rank), manifest));
         }
     }
 

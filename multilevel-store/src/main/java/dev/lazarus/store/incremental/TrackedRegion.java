@@ -2,6 +2,7 @@ package dev.lazarus.store.incremental;
 
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.BlockHashes;
+import dev.lazarus.store.dirty.PageSize;
 import dev.lazarus.store.dirty.ReceivedRanges;
 
 import java.lang.foreign.MemorySegment;
@@ -9,7 +10,7 @@ import java.util.BitSet;
 
 /** A protected region with its dirty-detection state: block hashes, received ranges, and reusable block sets. */
 final class TrackedRegion {
-    static final long PAGE_SIZE = 4096;
+    static final long PAGE_SIZE = PageSize.system();
 
     final ProtectedRegion region;
     final BlockHashes hashes;
@@ -71,10 +72,12 @@ final class TrackedRegion {
     /** Adds the pages of the candidate blocks from receive hooks, for the page-level size. */
     void pagesOfCandidates() {
         int blockSize = hashes.blockSize();
-        for (int block = candidates.nextSetBit(0); block >= 0; block = candidates.nextSetBit(block + 1)) {
-            long start = (long) block * blockSize;
-            long end = Math.min(byteSize(), start + blockSize);
-            pages.set((int) (start / PAGE_SIZE), (int) ((end - 1) / PAGE_SIZE) + 1);
+        for (int first = candidates.nextSetBit(0); first >= 0; first = candidates.nextSetBit(first)) {
+            int end = candidates.nextClearBit(first);
+            long start = (long) first * blockSize;
+            long stop = Math.min(byteSize(), (long) end * blockSize);
+            pages.set((int) (start / PAGE_SIZE), (int) ((stop - 1) / PAGE_SIZE) + 1);
+            first = end;
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.lazarus.store.level;
 
+import dev.lazarus.store.format.ManifestLayout;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 
@@ -9,7 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.LongFunction;
 
 /**
  * Removes one rank's files of versions that no kept version needs. A version is needed if it is kept or lies in the
@@ -26,15 +29,24 @@ public final class Retention {
      * @return the versions whose files of this rank were deleted
      */
     public static Set<Long> prune(CheckpointDirectory directory, int rank, Collection<Long> keep) throws IOException {
+        return prune(directory, rank, keep, version -> OptionalLong.empty());
+    }
+
+    /**
+     * Like {@link #prune(CheckpointDirectory, int, Collection)}, but follows chains through the parents the caller
+     * knows, reading manifests only from the first version it does not know on.
+     *
+     * @param keep         versions to keep restorable, with their chains
+     * @param knownParents the parent of a version of this rank in this directory ({@link ManifestLayout#NO_PARENT}
+     *                     for a full one), or empty if unknown: e.g. {@code IncrementalCheckpointer::parentOf} of the
+     *                     checkpointer that wrote them
+     * @return the versions whose files of this rank were deleted
+     */
+    public static Set<Long> prune(CheckpointDirectory directory, int rank, Collection<Long> keep,
+                                  LongFunction<OptionalLong> knownParents) throws IOException {
         Set<Long> needed = new HashSet<>();
         for (long version : keep) {
-            try {
-                for (RankManifest manifest : ChainRestorer.chain(directory, version, rank, 0)) {
-                    needed.add(manifest.version());
-                }
-            } catch (IOException e) {
-                needed.add(version); // a damaged chain is not pruned here; the catalog reports it
-            }
+            addChain(directory, rank, version, knownParents, needed);
         }
         // Versions newer than every kept one may be being written by another rank of the node: never touched.
         long newestKept = keep.stream().mapToLong(Long::longValue).max().orElse(Long.MAX_VALUE);
@@ -51,6 +63,30 @@ public final class Retention {
             deleteIfEmpty(directory.versionDirectory(version));
         }
         return deleted;
+    }
+
+    /** Adds {@code version} and the versions of its chain to {@code needed}. */
+    private static void addChain(CheckpointDirectory directory, int rank, long version,
+                                 LongFunction<OptionalLong> knownParents, Set<Long> needed) {
+        long next = version;
+        for (int length = 0; length < ChainRestorer.MAX_CHAIN; length++) {
+            OptionalLong parent = knownParents.apply(next);
+            if (parent.isEmpty()) {
+                break;
+            }
+            needed.add(next);
+            if (parent.getAsLong() == ManifestLayout.NO_PARENT) {
+                return;
+            }
+            next = parent.getAsLong();
+        }
+        try {
+            for (RankManifest manifest : ChainRestorer.chain(directory, next, rank, 0)) {
+                needed.add(manifest.version());
+            }
+        } catch (IOException e) {
+            needed.add(next); // a damaged chain is not pruned here; the catalog reports it
+        }
     }
 
     private static void deleteIfEmpty(Path versionDirectory) throws IOException {

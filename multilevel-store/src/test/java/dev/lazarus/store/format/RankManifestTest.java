@@ -123,6 +123,14 @@ class RankManifestTest {
         assertEquals(List.of(file), Files.list(dir).toList());
     }
 
+    @Test
+    void publishReturnsTheFileSize(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("rank-3.manifest");
+        long bytes = ManifestFiles.publish(file, sample());
+        assertEquals(Files.size(file), bytes);
+        assertEquals(sample().encode().length, bytes);
+    }
+
     private static void recrc(byte[] bytes) {
         CRC32C crc = new CRC32C();
         crc.update(bytes, 0, bytes.length - 4);

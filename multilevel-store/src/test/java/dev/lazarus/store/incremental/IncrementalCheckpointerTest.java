@@ -22,6 +22,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -284,6 +285,28 @@ class IncrementalCheckpointerTest {
         for (Path p : List.of(l1.versionDirectory(1), l1.versionDirectory(1).getParent())) {
             assertEquals("rwx------", java.nio.file.attribute.PosixFilePermissions.toString(
                     Files.getPosixFilePermissions(p)));
+        }
+    }
+
+    @Test
+    void parentsOfTheVersionsLastWrittenAreKnown() throws IOException {
+        MemorySegment x = mapped("x", 8192);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 4, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            for (long v = 1; v <= 1100; v++) {
+                CheckpointStats stats = ckpt.checkpoint(v);
+                assertEquals(Files.size(l1.manifestFile(v, 0)), stats.manifestBytes());
+            }
+            assertEquals(OptionalLong.empty(), ckpt.parentOf(1), "only the versions last written are known");
+            assertEquals(OptionalLong.of(-1), ckpt.parentOf(1097));
+            assertEquals(OptionalLong.of(1099), ckpt.parentOf(1100));
+            // A new variable resets the chain; rewriting version 1100 then fails, so its files are not the known ones.
+            ckpt.protect(ProtectedRegion.of("y", ElementType.DOUBLE, MemorySegment.ofArray(new double[16])));
+            Files.delete(l1.dataFile(1100, 0));
+            Files.createDirectory(l1.dataFile(1100, 0));
+            assertThrows(IOException.class, () -> ckpt.checkpoint(1100));
+            assertEquals(OptionalLong.empty(), ckpt.parentOf(1100));
+            assertEquals(OptionalLong.of(1098), ckpt.parentOf(1099));
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.Variable;
 import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.format.ManifestLayout;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,5 +60,54 @@ class RetentionTest {
         assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 0, List.of(4L)));
         assertTrue(Files.exists(l1.manifestFile(6, 0)), "version 6 is newer than every kept version");
         assertEquals(Set.of(4L, 5L, 6L), Retention.prune(l1, 0, List.of()), "keeping nothing deletes everything");
+    }
+
+    @Test
+    void knownParentsAreFollowedWithoutReadingTheirManifests() throws IOException {
+        CheckpointDirectory l1 = sixVersions();
+        // Version 4's manifest is unreadable: read, the chain of 5 is damaged and only 5 itself would be kept.
+        Files.write(l1.manifestFile(4, 0), new byte[] {1, 2, 3});
+        Map<Long, Long> parents = Map.of(5L, 4L, 4L, ManifestLayout.NO_PARENT);
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 0, List.of(5L), v -> lookup(parents, v)));
+        assertTrue(Files.exists(l1.manifestFile(4, 0)), "version 4 is in the known chain of 5");
+    }
+
+    @Test
+    void manifestsAreReadFromTheFirstUnknownParentOn() throws IOException {
+        CheckpointDirectory l1 = sixVersions();
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 0, List.of(6L), v -> lookup(Map.of(6L, 5L), v)));
+        for (long v = 4; v <= 6; v++) {
+            assertTrue(Files.exists(l1.manifestFile(v, 0)), "rank 0 version " + v);
+        }
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 1, List.of(5L), v -> OptionalLong.empty()),
+                "knowing nothing is the 3-argument prune");
+    }
+
+    @Test
+    void theCheckpointerKnowsTheParentsItWrote() throws IOException {
+        CheckpointDirectory l1 = new CheckpointDirectory(dir, "job");
+        double[] u = new double[1024];
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, 512, 3, new AllPagesScanner("test"))) {
+            ckpt.protect(new ProtectedRegion(new Variable("u", ElementType.DOUBLE, new long[] {1024}),
+                    MemorySegment.ofArray(u)));
+            for (int v = 1; v <= 6; v++) {
+                u[v] = v;
+                ckpt.checkpoint(v);
+            }
+            assertEquals(OptionalLong.of(ManifestLayout.NO_PARENT), ckpt.parentOf(4));
+            assertEquals(OptionalLong.of(4), ckpt.parentOf(5));
+            assertEquals(OptionalLong.empty(), ckpt.parentOf(7));
+            assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 0, List.of(5L), ckpt::parentOf));
+            assertEquals(List.of(4L, 5L, 6L), l1.versions());
+            ckpt.restored();
+            assertEquals(OptionalLong.empty(), ckpt.parentOf(5), "a restore forgets what was written");
+            assertTrue(ckpt.checkpoint(7).full(), "the checkpoint after a restore is full");
+            assertEquals(OptionalLong.of(ManifestLayout.NO_PARENT), ckpt.parentOf(7));
+        }
+    }
+
+    private static OptionalLong lookup(Map<Long, Long> parents, long version) {
+        Long parent = parents.get(version);
+        return parent == null ? OptionalLong.empty() : OptionalLong.of(parent);
     }
 }

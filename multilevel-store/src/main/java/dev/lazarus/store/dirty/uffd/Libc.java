@@ -1,5 +1,7 @@
 package dev.lazarus.store.dirty.uffd;
 
+import static dev.lazarus.store.NativeLibc.downcall;
+
 import java.lang.foreign.Arena;
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
@@ -26,7 +28,6 @@ final class Libc {
     static final int ENOMEM = 12;
     static final int EINVAL = 22;
 
-    private static final Linker LINKER = Linker.nativeLinker();
     private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
     private static final VarHandle ERRNO_HANDLE = Linker.Option.captureStateLayout()
             .varHandle(MemoryLayout.PathElement.groupElement("errno"));
@@ -48,13 +49,6 @@ final class Libc {
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), ERRNO);
 
     private Libc() {
-    }
-
-    @SuppressWarnings("restricted") // native access is granted with --enable-native-access=ALL-UNNAMED
-    private static MethodHandle downcall(String name, FunctionDescriptor descriptor, Linker.Option... options) {
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new IllegalStateException("libc symbol missing: name=" + name));
-        return LINKER.downcallHandle(symbol, descriptor, options);
     }
 
     /** @return a segment to pass as {@code capture} to the calls of this class */
