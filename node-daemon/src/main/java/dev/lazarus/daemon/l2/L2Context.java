@@ -67,6 +67,7 @@ public final class L2Context {
     private JobSecret secret;
     private InetSocketAddress bindAddress;
     private XorSetMembership membership;
+    private CheckpointDirectory l1;
     private boolean concluded;
 
     public L2Context job(String job) {
@@ -196,6 +197,7 @@ public final class L2Context {
         } catch (IOException e) {
             throw new UncheckedIOException(e.getMessage(), e);
         }
+        l1 = new CheckpointDirectory(l1Root, job);
         concluded = true;
         return this;
     }
@@ -213,7 +215,7 @@ public final class L2Context {
     /** @return this job's L1 directory on this node */
     public CheckpointDirectory l1() {
         requireConcluded();
-        return new CheckpointDirectory(l1Root, job);
+        return l1;
     }
 
     public JobSecret secret() {

@@ -1,7 +1,5 @@
 package dev.lazarus.daemon.l2;
 
-import dev.lazarus.daemon.l2.client.PeerConnection;
-import dev.lazarus.daemon.l2.client.RemotePayloadSource;
 import dev.lazarus.daemon.l2.client.SetConnections;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.daemon.l2.files.ParityManifest;
@@ -10,14 +8,14 @@ import dev.lazarus.daemon.l2.files.PayloadTable;
 import dev.lazarus.daemon.l2.wire.IdleWatchdog;
 import dev.lazarus.daemon.l2.wire.WireLayout;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
 import dev.lazarus.store.level.xor.PayloadSource;
 import dev.lazarus.store.level.xor.XorCodec;
 import dev.lazarus.store.level.xor.XorSetLayout;
 
 import java.io.IOException;
 import java.nio.file.Files;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Encodes this node's parity of a version (RAID-5 across the nodes of its XOR set, after SCR): it fetches every
@@ -58,21 +56,19 @@ public final class L2Encoder {
              SetConnections peers = SetConnections.open(set.names(), set.addresses(), -1, context.secret(),
                      context.job(), context.connectTimeoutMillis(), watchdog)) {
             peers.requireAll(what);
-            PayloadTable[] tables = new PayloadTable[set.size()];
+            List<PayloadTable> tables = new ArrayList<>(set.size());
             for (int m = 0; m < set.size(); m++) {
                 try {
-                    tables[m] = peers.get(m).table(version);
+                    tables.add(peers.get(m).table(version));
                 } catch (IOException e) {
                     throw new IOException(what + ": member " + m + " (" + set.names().get(m) + "): " + e.getMessage(),
                             e);
                 }
             }
-            XorSetLayout layout = XorSetLayout.of(Arrays.stream(tables).mapToLong(PayloadTable::payloadSize)
-                    .toArray());
+            XorSetLayout layout = ParityManifest.layoutOf(tables);
             int parityCrc = writeParity(l1, version, set.member(), layout, peers);
-            ParityManifest manifest = new ParityManifest(context.job(), version, set.setId(), set.member(),
-                    set.names(), Arrays.asList(tables), layout.chunkSize(), parityCrc);
-            SecureFiles.writeAtomically(ParityFiles.manifest(l1, version), manifest.encode());
+            ParityWork.publishManifest(l1, new ParityManifest(context.job(), version, set.setId(), set.member(),
+                    set.names(), tables, layout.chunkSize(), parityCrc));
             return new EncodeResult(version, set, true, layout.payloadSize(set.member()), layout.chunkSize(),
                     System.nanoTime() - started);
         }
@@ -81,14 +77,8 @@ public final class L2Encoder {
     /** Streams the parity into place and returns its CRC32C. */
     private int writeParity(CheckpointDirectory l1, long version, int self, XorSetLayout layout,
                             SetConnections peers) throws IOException {
-        PayloadSource[] data = new PayloadSource[layout.setSize()];
-        for (int m = 0; m < data.length; m++) {
-            if (m != self) {
-                PeerConnection peer = peers.get(m);
-                data[m] = new RemotePayloadSource(peer, WireLayout.PAYLOAD_RANGE, version, layout.payloadSize(m),
-                        layout.chunkSize(), context.windowBytes());
-            }
-        }
+        PayloadSource[] data = ParityWork.remoteSources(peers, self, WireLayout.PAYLOAD_RANGE, version, layout,
+                context.windowBytes());
         // The old manifest goes first, so that it never describes a parity it was not written for.
         Files.deleteIfExists(ParityFiles.manifest(l1, version));
         try (PartialFile parity = new PartialFile(ParityFiles.parity(l1, version))) {

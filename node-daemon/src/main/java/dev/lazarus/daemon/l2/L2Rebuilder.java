@@ -1,6 +1,5 @@
 package dev.lazarus.daemon.l2;
 
-import dev.lazarus.daemon.l2.client.RemotePayloadSource;
 import dev.lazarus.daemon.l2.client.SetConnections;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.daemon.l2.files.ParityManifest;
@@ -10,7 +9,6 @@ import dev.lazarus.daemon.l2.files.RankFileSplitter;
 import dev.lazarus.daemon.l2.wire.IdleWatchdog;
 import dev.lazarus.daemon.l2.wire.WireLayout;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
 import dev.lazarus.store.level.xor.PayloadSource;
 import dev.lazarus.store.level.xor.XorCodec;
 import dev.lazarus.store.level.xor.XorSetLayout;
@@ -71,9 +69,8 @@ public final class L2Rebuilder {
             boolean done = false;
             try {
                 int parityCrc = restore(l1, version, set, layout, table, peers);
-                ParityManifest mine = new ParityManifest(context.job(), version, set.setId(), self, set.names(),
-                        reference.tables(), layout.chunkSize(), parityCrc);
-                SecureFiles.writeAtomically(ParityFiles.manifest(l1, version), mine.encode());
+                ParityWork.publishManifest(l1, new ParityManifest(context.job(), version, set.setId(), self,
+                        set.names(), reference.tables(), layout.chunkSize(), parityCrc));
                 done = true;
             } finally {
                 if (!done && created) {
@@ -136,16 +133,10 @@ public final class L2Rebuilder {
     /** Rebuilds the rank files and this node's parity, publishing them only if every file checks out. */
     private int restore(CheckpointDirectory l1, long version, XorSetMembership set, XorSetLayout layout,
                         PayloadTable table, SetConnections peers) throws IOException {
-        PayloadSource[] data = new PayloadSource[set.size()];
-        PayloadSource[] parity = new PayloadSource[set.size()];
-        for (int m = 0; m < set.size(); m++) {
-            if (m != set.member()) {
-                data[m] = new RemotePayloadSource(peers.get(m), WireLayout.PAYLOAD_RANGE, version,
-                        layout.payloadSize(m), layout.chunkSize(), context.windowBytes());
-                parity[m] = new RemotePayloadSource(peers.get(m), WireLayout.PARITY_RANGE, version,
-                        layout.chunkSize(), layout.chunkSize(), context.windowBytes());
-            }
-        }
+        PayloadSource[] data = ParityWork.remoteSources(peers, set.member(), WireLayout.PAYLOAD_RANGE, version,
+                layout, context.windowBytes());
+        PayloadSource[] parity = ParityWork.remoteSources(peers, set.member(), WireLayout.PARITY_RANGE, version,
+                layout, context.windowBytes());
         try (RankFileSplitter files = new RankFileSplitter(l1, version, table);
              PartialFile parityOut = new PartialFile(ParityFiles.parity(l1, version))) {
             codec.rebuild(layout, set.member(), data, parity, files, parityOut);

@@ -52,11 +52,6 @@ public record XorSetMembership(int setId, int member, List<String> names, List<I
         return names.size() >= 2;
     }
 
-    /** @return this node's configured address */
-    public String self() {
-        return names.get(member);
-    }
-
     @Override
     public String toString() {
         return "set=" + setId + " member=" + member + " of " + names.size() + " " + names;

@@ -20,14 +20,25 @@ public final class ConcatenatedPayloadSource implements PayloadSource {
      */
     public ConcatenatedPayloadSource(List<? extends PayloadSource> parts) {
         this.parts = parts.toArray(PayloadSource[]::new);
-        this.starts = new long[this.parts.length + 1];
-        for (int i = 0; i < this.parts.length; i++) {
+        this.starts = starts(Arrays.stream(this.parts).mapToLong(PayloadSource::size).toArray());
+    }
+
+    /**
+     * @param sizes the parts' sizes, in payload order
+     * @return where each part begins in the concatenation: {@code starts[i]} for part i, {@code starts[sizes.length]}
+     *         the total size
+     * @throws IllegalArgumentException if the total size overflows a {@code long}
+     */
+    public static long[] starts(long[] sizes) {
+        long[] starts = new long[sizes.length + 1];
+        for (int i = 0; i < sizes.length; i++) {
             try {
-                starts[i + 1] = Math.addExact(starts[i], this.parts[i].size());
+                starts[i + 1] = Math.addExact(starts[i], sizes[i]);
             } catch (ArithmeticException e) {
                 throw new IllegalArgumentException("concatenated payload too large: part=" + i, e);
             }
         }
+        return starts;
     }
 
     @Override
@@ -39,7 +50,7 @@ public final class ConcatenatedPayloadSource implements PayloadSource {
     public void read(long position, MemorySegment dst, long dstOffset, long length) throws IOException {
         long real = PayloadSources.realLength(size(), position, length);
         long done = 0;
-        for (int i = firstPart(position); done < real; i++) {
+        for (int i = firstPart(starts, position); done < real; i++) {
             long inPart = position + done - starts[i];
             long n = Math.min(real - done, parts[i].size() - inPart);
             parts[i].read(inPart, dst, dstOffset + done, n);
@@ -53,7 +64,7 @@ public final class ConcatenatedPayloadSource implements PayloadSource {
             throws IOException {
         long real = PayloadSources.realLength(size(), position, length);
         long done = 0;
-        for (int i = firstPart(position); done < real; i++) {
+        for (int i = firstPart(starts, position); done < real; i++) {
             long inPart = position + done - starts[i];
             long n = Math.min(real - done, parts[i].size() - inPart);
             parts[i].xorInto(inPart, acc, accOffset + done, n, scratch);
@@ -61,10 +72,14 @@ public final class ConcatenatedPayloadSource implements PayloadSource {
         }
     }
 
-    /** @return the last part starting at or before {@code position}; at or past the end, one the loops never read */
-    private int firstPart(long position) {
+    /**
+     * @param starts as {@link #starts} returns them
+     * @return the last part starting at or before {@code position}; at or past the end, one that a loop bounded by
+     *         the total size never reads
+     */
+    public static int firstPart(long[] starts, long position) {
         int i = Arrays.binarySearch(starts, position);
-        // On a start shared by empty parts the search may land on any of them; the read loops step over empty parts.
+        // On a start shared by empty parts the search may land on any of them; the loops from it step over empty parts.
         return i >= 0 ? i : -i - 2;
     }
 

@@ -1,12 +1,15 @@
 package dev.lazarus.store.level.xor;
 
 /** Range arithmetic shared by the {@link PayloadSource} implementations. */
-final class PayloadSources {
+public final class PayloadSources {
     private PayloadSources() {
     }
 
-    /** @return how many of {@code length} bytes from {@code position} lie before {@code size}, never negative */
-    static long realLength(long size, long position, long length) {
+    /**
+     * @return how many of {@code length} bytes from {@code position} lie before {@code size}, never negative
+     * @throws IllegalArgumentException if {@code position} or {@code length} is negative
+     */
+    public static long realLength(long size, long position, long length) {
         if (position < 0 || length < 0) {
             throw new IllegalArgumentException("negative read range: position=" + position + " length=" + length);
         }

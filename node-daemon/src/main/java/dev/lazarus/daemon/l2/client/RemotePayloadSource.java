@@ -2,6 +2,7 @@ package dev.lazarus.daemon.l2.client;
 
 import dev.lazarus.store.level.xor.ByteBufferViews;
 import dev.lazarus.store.level.xor.PayloadSource;
+import dev.lazarus.store.level.xor.PayloadSources;
 import dev.lazarus.store.level.xor.XorKernel;
 
 import java.io.IOException;
@@ -56,10 +57,7 @@ public final class RemotePayloadSource implements PayloadSource {
 
     @Override
     public void read(long position, MemorySegment dst, long dstOffset, long length) throws IOException {
-        if (position < 0 || length < 0) {
-            throw new IllegalArgumentException("negative read range: position=" + position + " length=" + length);
-        }
-        long real = Math.max(0, Math.min(length, size - position));
+        long real = PayloadSources.realLength(size, position, length);
         if (real > 0) {
             ByteBuffer view = views.viewOf(dst);
             long done = 0;

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
@@ -40,10 +39,11 @@ public final class NodePayload implements AutoCloseable {
         this.ranks = ranks;
         this.kinds = kinds;
         this.channels = channels;
-        this.starts = new long[channels.length + 1];
+        long[] sizes = new long[channels.length];
         for (int i = 0; i < channels.length; i++) {
-            starts[i + 1] = Math.addExact(starts[i], channels[i].size());
+            sizes[i] = channels[i].size();
         }
+        this.starts = ConcatenatedPayloadSource.starts(sizes);
     }
 
     /**
@@ -133,9 +133,8 @@ public final class NodePayload implements AutoCloseable {
             throw new IllegalArgumentException("range outside payload: offset=" + position + " length=" + length
                     + " payloadSize=" + size());
         }
-        int i = Arrays.binarySearch(starts, position);
-        // On a start shared by empty files the search may land on any of them; the loop steps over empty files.
-        for (i = i >= 0 ? i : -i - 2; length > 0; i++) {
+        // Where empty files share a start, the one found may be any of them; the loop steps over empty files.
+        for (int i = ConcatenatedPayloadSource.firstPart(starts, position); length > 0; i++) {
             long inFile = position - starts[i];
             long n = Math.min(length, starts[i + 1] - position);
             if (n > 0) {

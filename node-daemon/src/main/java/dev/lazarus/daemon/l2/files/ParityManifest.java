@@ -11,7 +11,6 @@ import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -116,16 +115,13 @@ public record ParityManifest(String job, long version, int setId, int member, Li
      * @throws CorruptCheckpointException if it is missing, oversized or fails validation; the message names the file
      */
     public static ParityManifest read(Path file) throws IOException {
-        long size;
+        byte[] bytes;
         try {
-            size = Files.size(file);
+            bytes = ParityFiles.readBounded(file, MAX_MANIFEST_BYTES);
         } catch (NoSuchFileException e) {
             throw new CorruptCheckpointException(file + ": missing");
         }
-        if (size > MAX_MANIFEST_BYTES) {
-            throw new CorruptCheckpointException(file + ": size=" + size + " exceeds " + MAX_MANIFEST_BYTES);
-        }
-        return decode(Files.readAllBytes(file), file.toString());
+        return decode(bytes, file.toString());
     }
 
     /**
@@ -204,7 +200,12 @@ public record ParityManifest(String job, long version, int setId, int member, Li
         return new String(bytes, StandardCharsets.US_ASCII);
     }
 
-    private static XorSetLayout layoutOf(List<PayloadTable> tables) {
+    /**
+     * @param tables every member's payload table, by set index
+     * @return the set's layout, from the members' payload sizes
+     * @throws IllegalArgumentException as {@link XorSetLayout#of} does
+     */
+    public static XorSetLayout layoutOf(List<PayloadTable> tables) {
         long[] sizes = new long[tables.size()];
         for (int m = 0; m < sizes.length; m++) {
             sizes[m] = tables.get(m).payloadSize();

@@ -56,11 +56,6 @@ public final class PartialFile implements WritableByteChannel {
         return (int) crc.getValue();
     }
 
-    /** @return the final name */
-    public Path target() {
-        return target;
-    }
-
     /** Flushes and closes the partial file, keeping it for {@link #publish} or {@link #discard}. */
     public void finish() throws IOException {
         if (channel.isOpen()) {

@@ -145,11 +145,7 @@ public final class ConnectionHandler implements Runnable {
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new NoSuchFileException("no parity manifest of version=" + version + " on this node");
         }
-        long size = Files.size(file);
-        if (size > ParityManifestLayout.MAX_MANIFEST_BYTES) {
-            throw new IOException("parity manifest too large: version=" + version + " size=" + size);
-        }
-        return Files.readAllBytes(file);
+        return ParityFiles.readBounded(file, ParityManifestLayout.MAX_MANIFEST_BYTES);
     }
 
     private void range(byte type, long version, long offset, long length) throws IOException {

@@ -14,14 +14,13 @@ import java.util.function.Consumer;
  * Blocking socket channels ignore {@code SO_TIMEOUT}, hence this.
  */
 public final class IdleWatchdog implements Agent, AutoCloseable {
-    /** How often links are checked at most: the timeout is honoured to within this. */
+    /** The runner's longest park between checks: the timeout is honoured to within this. */
     private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final long timeoutNanos;
     private final Consumer<String> log;
     private final Set<Link> links = ConcurrentHashMap.newKeySet();
     private final AgentRunner runner;
-    private long nextCheckNanos;
 
     private IdleWatchdog(long timeoutNanos, Consumer<String> log) {
         this.timeoutNanos = timeoutNanos;
@@ -53,10 +52,6 @@ public final class IdleWatchdog implements Agent, AutoCloseable {
     @Override
     public int doWork() {
         long now = System.nanoTime();
-        if (now - nextCheckNanos < 0) {
-            return 0;
-        }
-        nextCheckNanos = now + CHECK_NANOS;
         int closed = 0;
         for (Link link : links) {
             long idle = now - link.lastProgressNanos();

@@ -92,7 +92,7 @@ public final class JobSecret {
      * @param bytes the secret, at least {@value #MIN_BYTES} bytes; copied
      * @throws IllegalArgumentException if it is too short or too long
      */
-    public static JobSecret of(byte[] bytes) {
+    private static JobSecret of(byte[] bytes) {
         if (bytes.length < MIN_BYTES || bytes.length > MAX_BYTES) {
             throw new IllegalArgumentException("secret size must be " + MIN_BYTES + " to " + MAX_BYTES
                     + " bytes: size=" + bytes.length);

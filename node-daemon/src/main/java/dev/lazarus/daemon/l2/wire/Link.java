@@ -135,11 +135,6 @@ public final class Link implements AutoCloseable {
         return lastProgressNanos;
     }
 
-    /** @return whether the channel is still open */
-    public boolean isOpen() {
-        return channel.isOpen();
-    }
-
     /** Closes the connection; a call blocked on it fails. Closing twice is harmless. */
     @Override
     public void close() {
