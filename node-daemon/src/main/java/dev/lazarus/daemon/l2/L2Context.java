@@ -49,6 +49,12 @@ public final class L2Context {
     /** Bytes one range request asks for: large enough that a request's round trip is lost in the transfer. */
     public static final long DEFAULT_WINDOW_BYTES = 16L << 20;
     public static final int DEFAULT_MAX_CONNECTIONS = 256;
+    /**
+     * Parallel rebuild workers: one thread receiving and XORing is the limit of a rebuild (it reads n-1 times the
+     * payload), and while a node rebuilds, its ranks wait, so the node's cores are free.
+     */
+    public static final int DEFAULT_REBUILD_WORKERS = Math.min(4, Runtime.getRuntime().availableProcessors());
+    public static final int MAX_REBUILD_WORKERS = 64;
 
     private String job;
     private Path l1Root;
@@ -62,6 +68,7 @@ public final class L2Context {
     private int ioTimeoutMillis = DEFAULT_IO_TIMEOUT_MILLIS;
     private long windowBytes = DEFAULT_WINDOW_BYTES;
     private int maxConnections = DEFAULT_MAX_CONNECTIONS;
+    private int rebuildWorkers = DEFAULT_REBUILD_WORKERS;
     private Consumer<String> log = System.err::println;
 
     private JobSecret secret;
@@ -134,6 +141,12 @@ public final class L2Context {
         return this;
     }
 
+    /** @param rebuildWorkers threads that rebuild a lost node's files in parallel, each with its own connections */
+    public L2Context rebuildWorkers(int rebuildWorkers) {
+        this.rebuildWorkers = rebuildWorkers;
+        return this;
+    }
+
     /** @param log where one-line reports go (refused connections, timeouts) */
     public L2Context log(Consumer<String> log) {
         this.log = log;
@@ -176,6 +189,8 @@ public final class L2Context {
         check(ioTimeoutMillis >= 1, "ioTimeoutMillis=" + ioTimeoutMillis + " must be positive");
         check(windowBytes >= 1, "windowBytes=" + windowBytes + " must be positive");
         check(maxConnections >= 1, "maxConnections=" + maxConnections + " must be positive");
+        check(rebuildWorkers >= 1 && rebuildWorkers <= MAX_REBUILD_WORKERS, "rebuildWorkers=" + rebuildWorkers
+                + " must be 1 to " + MAX_REBUILD_WORKERS);
         if (bind != null) {
             bindAddress = Endpoints.parse(bind);
             check(allowWildcard || !bindAddress.getAddress().isAnyLocalAddress(),
@@ -256,6 +271,10 @@ public final class L2Context {
 
     public long windowBytes() {
         return windowBytes;
+    }
+
+    public int rebuildWorkers() {
+        return rebuildWorkers;
     }
 
     public int maxConnections() {

@@ -8,6 +8,7 @@ import dev.lazarus.daemon.l2.files.PayloadTable;
 import dev.lazarus.daemon.l2.wire.IdleWatchdog;
 import dev.lazarus.daemon.l2.wire.WireLayout;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.xor.ColumnRange;
 import dev.lazarus.store.level.xor.PayloadSource;
 import dev.lazarus.store.level.xor.XorCodec;
 import dev.lazarus.store.level.xor.XorSetLayout;
@@ -78,7 +79,7 @@ public final class L2Encoder {
     private int writeParity(CheckpointDirectory l1, long version, int self, XorSetLayout layout,
                             SetConnections peers) throws IOException {
         PayloadSource[] data = ParityWork.remoteSources(peers, self, WireLayout.PAYLOAD_RANGE, version, layout,
-                context.windowBytes());
+                context.windowBytes(), ColumnRange.whole(layout));
         // The old manifest goes first, so that it never describes a parity it was not written for.
         Files.deleteIfExists(ParityFiles.manifest(l1, version));
         try (PartialFile parity = new PartialFile(ParityFiles.parity(l1, version))) {

@@ -9,6 +9,7 @@ import dev.lazarus.daemon.l2.files.RankFileSplitter;
 import dev.lazarus.daemon.l2.wire.IdleWatchdog;
 import dev.lazarus.daemon.l2.wire.WireLayout;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.xor.ColumnRange;
 import dev.lazarus.store.level.xor.PayloadSource;
 import dev.lazarus.store.level.xor.XorCodec;
 import dev.lazarus.store.level.xor.XorSetLayout;
@@ -25,13 +26,18 @@ import java.util.List;
  * parity manifest gives the set's layout and this node's file table; the lost payload is reconstructed with the
  * store's {@link XorCodec} from the survivors' data chunks and parity streamed over the network, split back into the
  * rank files, and each file's CRC32C is checked before anything is published (data files first, manifests last).
- * This node's parity and parity manifest are then recomputed, so the set is whole again.
+ * This node's parity and parity manifest are recomputed too, so the set is whole again. Several workers share the
+ * work ({@link L2Context#rebuildWorkers}), each one slice of every chunk column: a single thread receiving n-1 times
+ * the payload is what limits a rebuild, and the node's ranks wait for it.
  *
  * <p>One rebuilder is used by one thread at a time.
  */
 public final class L2Rebuilder {
     private final L2Context context;
-    private final XorCodec codec = new XorCodec();
+    /** The smallest worker's share of a chunk: below it, a worker's connections and requests cost more than it saves. */
+    private static final long MIN_SHARE_BYTES = 64 << 10;
+
+    private final List<XorCodec> codecs = new ArrayList<>();
 
     /** @param context a concluded context with the node list */
     public L2Rebuilder(L2Context context) {
@@ -68,7 +74,7 @@ public final class L2Rebuilder {
             l1.createVersion(version);
             boolean done = false;
             try {
-                int parityCrc = restore(l1, version, set, layout, table, peers);
+                int parityCrc = restore(l1, version, set, layout, table, peers, watchdog);
                 ParityWork.publishManifest(l1, new ParityManifest(context.job(), version, set.setId(), self,
                         set.names(), reference.tables(), layout.chunkSize(), parityCrc));
                 done = true;
@@ -130,16 +136,37 @@ public final class L2Rebuilder {
         return reference;
     }
 
-    /** Rebuilds the rank files and this node's parity, publishing them only if every file checks out. */
+    /**
+     * Rebuilds the rank files and this node's parity, publishing them only if every file checks out. Each worker
+     * takes one {@link ColumnRange} of every chunk, with a codec and connections of its own.
+     */
     private int restore(CheckpointDirectory l1, long version, XorSetMembership set, XorSetLayout layout,
-                        PayloadTable table, SetConnections peers) throws IOException {
-        PayloadSource[] data = ParityWork.remoteSources(peers, set.member(), WireLayout.PAYLOAD_RANGE, version,
-                layout, context.windowBytes());
-        PayloadSource[] parity = ParityWork.remoteSources(peers, set.member(), WireLayout.PARITY_RANGE, version,
-                layout, context.windowBytes());
+                        PayloadTable table, SetConnections peers, IdleWatchdog watchdog) throws IOException {
+        List<ColumnRange> shares = ColumnRange.split(layout, context.rebuildWorkers(), MIN_SHARE_BYTES);
+        List<SetConnections> connections = new ArrayList<>(List.of(peers));
         try (RankFileSplitter files = new RankFileSplitter(l1, version, table);
              PartialFile parityOut = new PartialFile(ParityFiles.parity(l1, version))) {
-            codec.rebuild(layout, set.member(), data, parity, files, parityOut);
+            try {
+                while (connections.size() < shares.size()) {
+                    SetConnections more = SetConnections.open(set.names(), set.addresses(), set.member(),
+                            context.secret(), context.job(), context.connectTimeoutMillis(), watchdog);
+                    connections.add(more);
+                    more.requireAll("cannot open rebuild connections to the survivors");
+                }
+                ParallelWorkers.run("l2-rebuild", shares.size(), worker -> {
+                    ColumnRange share = shares.get(worker);
+                    SetConnections mine = connections.get(worker);
+                    PayloadSource[] data = ParityWork.remoteSources(mine, set.member(), WireLayout.PAYLOAD_RANGE,
+                            version, layout, context.windowBytes(), share);
+                    PayloadSource[] parity = ParityWork.remoteSources(mine, set.member(), WireLayout.PARITY_RANGE,
+                            version, layout, context.windowBytes(), share);
+                    XorCodec codec = codec(worker);
+                    codec.rebuildData(layout, set.member(), data, parity, share, files);
+                    codec.encodeParity(layout, set.member(), data, share, parityOut::writeAt);
+                }, () -> connections.forEach(SetConnections::close));
+            } finally {
+                connections.subList(1, connections.size()).forEach(SetConnections::close);
+            }
             List<String> bad = files.verify();
             if (!bad.isEmpty()) {
                 throw unrecoverable(version, set, "rebuilt files fail their CRC32C, a survivor's data or parity is"
@@ -148,6 +175,16 @@ public final class L2Rebuilder {
             files.publish();
             parityOut.publish();
             return parityOut.crc32c();
+        }
+    }
+
+    /** @return worker {@code worker}'s codec, kept for later rebuilds (each holds two native slices) */
+    private XorCodec codec(int worker) {
+        synchronized (codecs) {
+            while (codecs.size() <= worker) {
+                codecs.add(new XorCodec());
+            }
+            return codecs.get(worker);
         }
     }
 

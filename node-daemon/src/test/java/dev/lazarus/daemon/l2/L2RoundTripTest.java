@@ -34,6 +34,8 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Four nodes on 127.0.0.1-4, two ranks each with real checkpoints of unequal sizes: every node encodes, one node loses
@@ -74,12 +76,19 @@ class L2RoundTripTest {
         }
     }
 
+    /** Two workers, so failures are seen through the parallel path. */
     private RebuildResult rebuild(int node) throws IOException {
-        return new L2Rebuilder(cluster.context(node, true).conclude()).rebuild(VERSION);
+        return rebuild(node, 2);
     }
 
-    @Test
-    void aLostNodeIsRebuiltByteForByteWithItsParity() throws Exception {
+    private RebuildResult rebuild(int node, int workers) throws IOException {
+        return new L2Rebuilder(cluster.context(node, true).rebuildWorkers(workers).conclude()).rebuild(VERSION);
+    }
+
+    /** Three workers split every chunk in three, with shares that end inside rank files. */
+    @ParameterizedTest(name = "{0} rebuild worker(s)")
+    @ValueSource(ints = {1, 3})
+    void aLostNodeIsRebuiltByteForByteWithItsParity(int workers) throws Exception {
         encodeAll();
         assertParityMatchesLocalCodec();
         TreeMap<String, byte[]> before = cluster.files(LOST, VERSION);
@@ -87,7 +96,7 @@ class L2RoundTripTest {
                 "rank-3.manifest"), List.copyOf(before.keySet()));
 
         cluster.l1(LOST).deleteVersion(VERSION);
-        RebuildResult result = rebuild(LOST);
+        RebuildResult result = rebuild(LOST, workers);
 
         assertEquals(List.of(2, 3), result.ranks());
         TreeMap<String, byte[]> after = cluster.files(LOST, VERSION);
@@ -100,7 +109,7 @@ class L2RoundTripTest {
         assertTrue(mergedCatalog().complete(), mergedCatalog().problems().toString());
         // The rebuilt node serves again: a second loss elsewhere is recoverable.
         cluster.l1(3).deleteVersion(VERSION);
-        assertEquals(List.of(6, 7), rebuild(3).ranks());
+        assertEquals(List.of(6, 7), rebuild(3, workers).ranks());
         assertTrue(mergedCatalog().complete());
     }
 

@@ -41,7 +41,7 @@ class RemotePayloadSourceTest {
                     node.members.getFirst(), JobSecret.load(node.secret), L2Fixture.JOB, 2000, watchdog)) {
                 long chunk = expected.length / 3 + 8;
                 PayloadSource remote = new RemotePayloadSource(peer, WireLayout.PAYLOAD_RANGE, 1, expected.length,
-                        chunk, 256 << 10);
+                        chunk, 256 << 10, chunk);
                 assertArrayEquals(expected, readAll(remote, arena), "front to back");
                 assertArrayEquals(expected, readBackwards(remote, arena, chunk), "chunks in reverse order");
                 MemorySegment acc = arena.allocate(SLICE, 64);

@@ -25,6 +25,7 @@ public final class XorCodec {
     private final MemorySegment acc;
     private final MemorySegment scratch;
     private final ByteBuffer accView;
+    private final SequentialSink sequential = new SequentialSink();
 
     /** A codec with {@value #DEFAULT_SLICE_BYTES}-byte slices. */
     public XorCodec() {
@@ -60,13 +61,31 @@ public final class XorCodec {
     public void encodeParity(XorSetLayout layout, int holder, PayloadSource[] data, WritableByteChannel parityOut)
             throws IOException {
         checkSources(layout, holder, data, null);
-        long chunk = layout.chunkSize();
-        for (long offset = 0; offset < chunk; offset += sliceBytes) {
-            int length = (int) Math.min(sliceBytes, chunk - offset);
+        encodeColumns(layout, holder, data, 0, layout.chunkSize(), sequential.to(parityOut));
+    }
+
+    /**
+     * Computes bytes {@code [columns.begin(), columns.end())} of the parity chunk member {@code holder} stores: one
+     * worker's share when several compute one chunk in parallel, each with its own codec and sources.
+     *
+     * @param parityOut receives the slices with their positions in the parity chunk, in increasing order
+     * @see #encodeParity(XorSetLayout, int, PayloadSource[], WritableByteChannel)
+     */
+    public void encodeParity(XorSetLayout layout, int holder, PayloadSource[] data, ColumnRange columns,
+                             SliceSink parityOut) throws IOException {
+        checkSources(layout, holder, data, null);
+        columns.check(layout);
+        encodeColumns(layout, holder, data, columns.begin(), columns.end(), parityOut);
+    }
+
+    private void encodeColumns(XorSetLayout layout, int holder, PayloadSource[] data, long begin, long end,
+                               SliceSink parityOut) throws IOException {
+        for (long offset = begin; offset < end; offset += sliceBytes) {
+            int length = (int) Math.min(sliceBytes, end - offset);
             if (!foldColumn(layout, holder, holder, data, offset, length, false)) {
                 XorKernel.zero(acc, 0, length);
             }
-            write(parityOut, length);
+            parityOut.write(offset, slice(length));
         }
     }
 
@@ -85,17 +104,40 @@ public final class XorCodec {
     public void rebuildData(XorSetLayout layout, int lost, PayloadSource[] data, PayloadSource[] parity,
                             WritableByteChannel dataOut) throws IOException {
         checkSources(layout, lost, data, parity);
-        long remaining = layout.payloadSize(lost);
+        rebuildColumns(layout, lost, data, parity, 0, layout.chunkSize(), sequential.to(dataOut));
+    }
+
+    /**
+     * Rebuilds bytes {@code [columns.begin(), columns.end())} of every data chunk of member {@code lost}: one
+     * worker's share when several rebuild one member in parallel, each with its own codec and sources.
+     *
+     * @param dataOut receives the slices with their positions in the lost payload, in increasing order; nothing past
+     *                the payload's size
+     * @see #rebuildData(XorSetLayout, int, PayloadSource[], PayloadSource[], WritableByteChannel)
+     */
+    public void rebuildData(XorSetLayout layout, int lost, PayloadSource[] data, PayloadSource[] parity,
+                            ColumnRange columns, SliceSink dataOut) throws IOException {
+        checkSources(layout, lost, data, parity);
+        columns.check(layout);
+        rebuildColumns(layout, lost, data, parity, columns.begin(), columns.end(), dataOut);
+    }
+
+    private void rebuildColumns(XorSetLayout layout, int lost, PayloadSource[] data, PayloadSource[] parity,
+                                long begin, long end, SliceSink dataOut) throws IOException {
+        long size = layout.payloadSize(lost);
         long chunk = layout.chunkSize();
-        for (int c = 0; c < layout.dataChunksPerMember() && remaining > 0; c++) {
+        for (int c = 0; c < layout.dataChunksPerMember(); c++) {
             int holder = layout.parityHolder(lost, c);
-            for (long offset = 0; offset < chunk && remaining > 0; offset += sliceBytes) {
+            for (long offset = begin; offset < end; offset += sliceBytes) {
                 // Padding bytes of the lost payload are known zeros: rebuild only up to its size.
-                int length = (int) Math.min(Math.min(sliceBytes, chunk - offset), remaining);
+                long position = c * chunk + offset;
+                int length = (int) Math.min(Math.min(sliceBytes, end - offset), size - position);
+                if (length <= 0) {
+                    return;
+                }
                 parity[holder].read(offset, acc, 0, length);
                 foldColumn(layout, holder, lost, data, offset, length, true);
-                write(dataOut, length);
-                remaining -= length;
+                dataOut.write(position, slice(length));
             }
         }
     }
@@ -139,10 +181,28 @@ public final class XorCodec {
         return loaded;
     }
 
-    private void write(WritableByteChannel out, int length) throws IOException {
-        accView.clear().limit(length);
-        while (accView.hasRemaining()) {
-            out.write(accView);
+    /** @return the accumulator's first {@code length} bytes as a buffer (the same buffer every call) */
+    private ByteBuffer slice(int length) {
+        return accView.clear().limit(length);
+    }
+
+    /**
+     * A sink that writes every slice to one channel in turn, right only for slices that arrive in order. One per
+     * codec, pointed at each call's channel, so calls allocate nothing.
+     */
+    private static final class SequentialSink implements SliceSink {
+        private WritableByteChannel out;
+
+        SequentialSink to(WritableByteChannel channel) {
+            out = channel;
+            return this;
+        }
+
+        @Override
+        public void write(long position, ByteBuffer slice) throws IOException {
+            while (slice.hasRemaining()) {
+                out.write(slice);
+            }
         }
     }
 

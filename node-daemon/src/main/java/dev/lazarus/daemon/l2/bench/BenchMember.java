@@ -22,7 +22,7 @@ import java.util.Map;
  *
  * <pre>
  *   members A:P,B:P,...     the node list (known once every member has started)
- *   encode V | rebuild V    the L2 operations, answered with their one-line report
+ *   encode V | rebuild V W  the L2 operations, answered with their one-line report; W rebuild workers
  *   wipe V                  delete this node's version directory: a lost node
  *   tcp-sink FILE           listen on this member's address, answer with it, then copy one connection into FILE
  *   tcp-send V ADDR:PORT    send this node's payload of V to a sink
@@ -43,20 +43,20 @@ final class BenchMember {
             reply("l2-bench: member address=" + Endpoints.format(server.address()));
             BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.US_ASCII));
             L2Encoder encoder = null;
-            L2Rebuilder rebuilder = null;
+            L2Context members = null;
             for (String line = in.readLine(); line != null && !line.equals("quit"); line = in.readLine()) {
                 String[] words = line.trim().split(" ");
                 try {
                     switch (words[0]) {
                         case "members" -> {
-                            L2Context context = context(options).members(List.of(words[1].split(","))).self(self)
-                                    .setSize(setSize).conclude();
-                            encoder = new L2Encoder(context);
-                            rebuilder = new L2Rebuilder(context);
+                            members = context(options).members(List.of(words[1].split(","))).self(self)
+                                    .setSize(setSize);
+                            encoder = new L2Encoder(members.conclude());
                             reply("l2-bench: members=" + words[1]);
                         }
                         case "encode" -> reply(encoder.encode(Long.parseLong(words[1])).describe());
-                        case "rebuild" -> reply(rebuilder.rebuild(Long.parseLong(words[1])).describe());
+                        case "rebuild" -> reply(new L2Rebuilder(members.rebuildWorkers(Integer.parseInt(words[2]))
+                                .conclude()).rebuild(Long.parseLong(words[1])).describe());
                         case "wipe" -> {
                             serving.l1().deleteVersion(Long.parseLong(words[1]));
                             reply("l2-bench: wiped version=" + words[1]);

@@ -12,7 +12,8 @@ import java.nio.ByteBuffer;
 /**
  * Another member's payload or parity as a {@link PayloadSource}, so the store's {@code XorCodec} encodes and rebuilds
  * over the network unchanged. The codec reads each chunk front to back in slices, so reads are served from a stream:
- * one request covers a window of up to {@code windowBytes} (never past the chunk or the payload), and while the codec
+ * one request covers a window of up to {@code windowBytes} (never past the chunk, the worker's column range or the
+ * payload), and while the codec
  * XORs one slice, the peer's kernel is already sending the next ones. A read elsewhere drains the window and asks
  * again, which costs at most one window.
  *
@@ -28,6 +29,7 @@ public final class RemotePayloadSource implements PayloadSource {
     private final long size;
     private final long chunkSize;
     private final long windowBytes;
+    private final long columnEnd;
     private final ByteBufferViews views = new ByteBufferViews();
 
     /**
@@ -35,12 +37,14 @@ public final class RemotePayloadSource implements PayloadSource {
      * @param size        the payload or parity size, from the layout
      * @param chunkSize   the layout's chunk size; windows stop at chunk boundaries
      * @param windowBytes the most one request asks for
+     * @param columnEnd   where the reader's share of each chunk ends ({@code ColumnRange.end()}): windows that start
+     *                    before it stop there, so a parallel worker never fetches its neighbour's bytes
      */
     public RemotePayloadSource(PeerConnection peer, byte type, long version, long size, long chunkSize,
-                               long windowBytes) {
-        if (size < 0 || chunkSize < 0 || windowBytes <= 0) {
+                               long windowBytes, long columnEnd) {
+        if (size < 0 || chunkSize < 0 || windowBytes <= 0 || columnEnd < 0 || columnEnd > chunkSize) {
             throw new IllegalArgumentException("remote source invalid: size=" + size + " chunkSize=" + chunkSize
-                    + " windowBytes=" + windowBytes);
+                    + " windowBytes=" + windowBytes + " columnEnd=" + columnEnd);
         }
         this.peer = peer;
         this.type = type;
@@ -48,6 +52,7 @@ public final class RemotePayloadSource implements PayloadSource {
         this.size = size;
         this.chunkSize = chunkSize;
         this.windowBytes = windowBytes;
+        this.columnEnd = columnEnd;
     }
 
     @Override
@@ -75,10 +80,17 @@ public final class RemotePayloadSource implements PayloadSource {
         XorKernel.zero(dst, dstOffset + real, length - real);
     }
 
-    /** @return how much to ask for at {@code at}: at least {@code need}, else up to a window, the chunk's end */
+    /**
+     * @return how much to ask for at {@code at}: at least {@code need}, else up to a window, the end of the column
+     *         range or of the chunk
+     */
     private long window(long at, long need) {
-        long chunkEnd = chunkSize == 0 ? size : (at / chunkSize + 1) * chunkSize;
-        return Math.max(need, Math.min(windowBytes, Math.min(size, chunkEnd) - at));
+        long stop = size;
+        if (chunkSize > 0) {
+            long chunkStart = at / chunkSize * chunkSize;
+            stop = Math.min(size, chunkStart + (at - chunkStart < columnEnd ? columnEnd : chunkSize));
+        }
+        return Math.max(need, Math.min(windowBytes, stop - at));
     }
 
     @Override

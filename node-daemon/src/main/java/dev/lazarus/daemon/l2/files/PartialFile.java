@@ -9,18 +9,24 @@ import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
 /**
  * A file written in one pass under its {@link ParityFiles#partial partial} name (mode 0600), with the CRC32C of what
  * was written, then either published under its final name by an atomic rename or discarded: a reader never sees a
- * half-written or unchecked file under the final name. Writes allocate nothing.
+ * half-written or unchecked file under the final name.
+ *
+ * <p>A file is written either front to back by one thread ({@link #write}, which allocates nothing) or in pieces at
+ * any positions by several threads at once ({@link #writeAt}), never both.
  */
 public final class PartialFile implements WritableByteChannel {
     private final Path target;
     private final Path partial;
     private final FileChannel channel;
     private final CRC32C crc = new CRC32C();
+    private final PieceChecksums pieces = new PieceChecksums();
+    private final AtomicLong piecesWritten = new AtomicLong();
     private long written;
 
     /** Creates (or truncates) the partial file of {@code target}. */
@@ -46,14 +52,30 @@ public final class PartialFile implements WritableByteChannel {
         return limit - start;
     }
 
-    /** @return bytes written so far */
-    public long written() {
-        return written;
+    /**
+     * Writes all of {@code src} at {@code position} and checksums it as one piece; safe to call from several threads
+     * for disjoint pieces. The buffer's position ends at its limit.
+     */
+    public void writeAt(long position, ByteBuffer src) throws IOException {
+        pieces.add(position, src);
+        long length = src.remaining();
+        for (long at = position; src.hasRemaining(); ) {
+            at += channel.write(src, at);
+        }
+        piecesWritten.addAndGet(length);
     }
 
-    /** @return CRC32C of the bytes written so far */
+    /** @return bytes written so far */
+    public long written() {
+        return written + piecesWritten.get();
+    }
+
+    /**
+     * @return CRC32C of the bytes written so far; for a file written in pieces, of the pieces joined in file order
+     * @throws IllegalStateException if pieces were written and they leave a gap or overlap
+     */
     public int crc32c() {
-        return (int) crc.getValue();
+        return piecesWritten.get() == 0 ? (int) crc.getValue() : pieces.crc32c(written());
     }
 
     /** Flushes and closes the partial file, keeping it for {@link #publish} or {@link #discard}. */
