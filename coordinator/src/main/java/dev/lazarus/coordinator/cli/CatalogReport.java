@@ -2,6 +2,8 @@ package dev.lazarus.coordinator.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lazarus.daemon.l2.files.ParityManifest;
+import dev.lazarus.daemon.l2.files.ParityStatus;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
 
@@ -15,9 +17,16 @@ import java.util.Locale;
 /** The versions {@code ckpt list} and {@code ckpt verify} report, as a table or as JSON. */
 final class CatalogReport {
 
-    /** One version of one job on one level. */
-    record Entry(String level, String job, VersionStatus status) {
+    /**
+     * One version of one job on one level.
+     *
+     * @param l2 this node's L2 parity of the version; {@link ParityStatus#NONE} on a level without parity (L3)
+     */
+    record Entry(String level, String job, VersionStatus status, ParityStatus l2) {
     }
+
+    /** level, job, version, state, ranks, kind, bytes, l2, problems */
+    private static final String ROW = "%-5s %-20s %8s %-10s %7s %-5s %10s %-12s  %s%n";
 
     private final List<Entry> entries = new ArrayList<>();
     private final boolean verified;
@@ -28,7 +37,7 @@ final class CatalogReport {
 
     /**
      * @param version only this version, or null for all
-     * @param verify  read every chunk and check its checksum
+     * @param verify  read every chunk and check its checksum, and the L2 parity's
      */
     static CatalogReport scan(List<CkptLevelOptions.JobLevel> levels, Long version, boolean verify)
             throws IOException {
@@ -39,7 +48,9 @@ final class CatalogReport {
                     : level.directory().versions().contains(version)
                     ? List.of(catalog.status(version, verify)) : List.of();
             for (VersionStatus status : statuses) {
-                report.entries.add(new Entry(level.level(), level.directory().job(), status));
+                ParityStatus l2 = level.holdsParity() ? ParityStatus.read(level.directory(), status.version(), verify)
+                        : ParityStatus.NONE;
+                report.entries.add(new Entry(level.level(), level.directory().job(), status, l2));
             }
         }
         return report;
@@ -54,20 +65,36 @@ final class CatalogReport {
         return entries.stream().allMatch(e -> e.status().complete());
     }
 
+    /** @return true if some version's L2 parity on this node is unusable */
+    boolean anyParityDamaged() {
+        return entries.stream().anyMatch(e -> e.l2().damaged());
+    }
+
     void printTable(PrintStream out) {
         if (entries.isEmpty()) {
             out.println("no checkpoint versions found");
             return;
         }
-        out.printf("%-5s %-20s %8s %-10s %7s %-5s %10s  %s%n", "level", "job", "version", "state", "ranks", "kind",
-                "bytes", "problems");
+        out.printf(ROW, "level", "job", "version", "state", "ranks", "kind", "bytes", "l2", "problems");
         for (Entry e : entries) {
             VersionStatus s = e.status();
             String state = s.complete() ? (verified ? "verified" : "complete") : "incomplete";
-            out.printf("%-5s %-20s %8d %-10s %7s %-5s %10s  %s%n", e.level(), e.job(), s.version(), state,
+            out.printf(ROW, e.level(), e.job(), s.version(), state,
                     s.ranksUsable().size() + "/" + (s.worldSize() == 0 ? "?" : s.worldSize()),
-                    s.full() ? "full" : "incr", bytes(s.bytes()), String.join("; ", s.problems()));
+                    s.full() ? "full" : "incr", bytes(s.bytes()), parityCell(e.l2()),
+                    String.join("; ", s.problems()));
         }
+    }
+
+    /**
+     * @return "parity m/n" (this node is member m, from 0, of an XOR set of n nodes and holds complete parity), "-"
+     *         (no parity), or "corrupt: reason"
+     */
+    static String parityCell(ParityStatus l2) {
+        if (l2.damaged()) {
+            return "corrupt: " + l2.problem();
+        }
+        return l2.complete() ? "parity " + l2.manifest().member() + "/" + l2.manifest().setSize() : "-";
     }
 
     String json() throws IOException {
@@ -93,17 +120,41 @@ final class CatalogReport {
                 json.writeEndArray();
                 json.writeBooleanField("full", s.full());
                 json.writeNumberField("bytes", s.bytes());
-                json.writeArrayFieldStart("problems");
-                for (String problem : s.problems()) {
-                    json.writeString(problem);
-                }
-                json.writeEndArray();
+                writeStrings(json, "problems", s.problems());
+                writeParity(json, e.l2());
                 json.writeEndObject();
             }
             json.writeEndArray();
             json.writeEndObject();
         }
         return text.toString();
+    }
+
+    /**
+     * Writes {@code "l2"}: {@code {"state": "none"}}, {@code {"state": "parity", "set", "member", "set_size",
+     * "members"}} or {@code {"state": "corrupt", "reason"}}.
+     */
+    private static void writeParity(JsonGenerator json, ParityStatus l2) throws IOException {
+        json.writeObjectFieldStart("l2");
+        json.writeStringField("state", l2.damaged() ? "corrupt" : l2.complete() ? "parity" : "none");
+        if (l2.damaged()) {
+            json.writeStringField("reason", l2.problem());
+        } else if (l2.complete()) {
+            ParityManifest manifest = l2.manifest();
+            json.writeNumberField("set", manifest.setId());
+            json.writeNumberField("member", manifest.member());
+            json.writeNumberField("set_size", manifest.setSize());
+            writeStrings(json, "members", manifest.addresses());
+        }
+        json.writeEndObject();
+    }
+
+    private static void writeStrings(JsonGenerator json, String field, List<String> values) throws IOException {
+        json.writeArrayFieldStart(field);
+        for (String value : values) {
+            json.writeString(value);
+        }
+        json.writeEndArray();
     }
 
     static String bytes(long n) {

@@ -19,6 +19,8 @@ import java.util.Properties;
  * client's settings (LAZARUS_CKPT_DIR, LAZARUS_CKPT_PFS_DIR), so the command sees what the ranks wrote.
  */
 final class CkptLevelOptions {
+    private static final String L1 = "L1";
+    private static final String L3 = "L3";
 
     @Option(names = "--job", paramLabel = "JOB", description = "Only this job (default: every job on the levels).")
     String job;
@@ -37,6 +39,11 @@ final class CkptLevelOptions {
 
     /** A level's name, root and one job's directory on it. */
     record JobLevel(String level, Path root, CheckpointDirectory directory) {
+
+        /** @return whether the level's version directories hold this node's L2 parity (L1 does, beside its files) */
+        boolean holdsParity() {
+            return level.equals(L1);
+        }
     }
 
     /**
@@ -53,11 +60,11 @@ final class CkptLevelOptions {
         CheckpointSettings settings = new CheckpointSettings(new Properties(), environment).conclude("lazarus");
         List<JobLevel> levels = new ArrayList<>();
         if (!level.equals("pfs")) {
-            add(levels, "L1", l1 != null ? l1 : settings.l1Directory());
+            add(levels, L1, l1 != null ? l1 : settings.l1Directory());
         }
         Path pfsRoot = pfs != null ? pfs : settings.pfsDirectory().orElse(null);
         if (!level.equals("l1") && pfsRoot != null) {
-            add(levels, "L3", pfsRoot);
+            add(levels, L3, pfsRoot);
         }
         return levels;
     }

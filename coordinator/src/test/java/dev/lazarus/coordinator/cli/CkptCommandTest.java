@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.coordinator.launch.InstallLayout;
+import dev.lazarus.daemon.l2.files.FileKind;
+import dev.lazarus.daemon.l2.files.NodePayload;
+import dev.lazarus.daemon.l2.files.ParityFiles;
+import dev.lazarus.daemon.l2.files.ParityManifest;
+import dev.lazarus.daemon.l2.files.PayloadFile;
+import dev.lazarus.daemon.l2.files.PayloadTable;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.AllPagesScanner;
@@ -19,7 +25,10 @@ import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -76,7 +85,7 @@ class CkptCommandTest {
         assertTrue(lines[1].matches("L1 +heat +1 complete +2/2 full .*"), lines[1]);
         assertTrue(lines[2].matches("L1 +heat +2 complete +2/2 incr .*"), lines[2]);
         assertTrue(lines[3].matches("L1 +heat +3 complete +2/2 incr .*"), lines[3]);
-        assertTrue(lines[4].matches("L3 +heat +2 complete +2/2 full .*"), lines[4]);
+        assertTrue(lines[4].matches("L3 +heat +2 complete +2/2 full +\\S+ \\S+ +- *"), lines[4]);
     }
 
     @Test
@@ -94,6 +103,54 @@ class CkptCommandTest {
         assertEquals(3, incomplete, "version 1 is damaged and 2 and 3 build on it: " + damaged.out());
         assertTrue(damaged.out().contains("rank 1: " + l1.dataFile(1, 1) + ": chunk 0 (variable u offset=0"),
                 damaged.out());
+    }
+
+    /**
+     * Writes this node's parity of a version as member 0 of a two-node XOR set, as L2's encoder leaves it: the
+     * parity (all zero here), then its manifest.
+     */
+    private void writeParity(long version) throws IOException {
+        PayloadTable mine;
+        try (NodePayload payload = NodePayload.open(l1, version)) {
+            mine = payload.table();
+        }
+        List<PayloadTable> tables = List.of(mine, new PayloadTable(List.of(
+                new PayloadFile(2, FileKind.MANIFEST, 300, 0), new PayloadFile(2, FileKind.DATA, 9000, 0))));
+        byte[] parity = new byte[(int) ParityManifest.layoutOf(tables).chunkSize()];
+        CRC32C crc = new CRC32C();
+        crc.update(parity);
+        Files.write(ParityFiles.parity(l1, version), parity);
+        Files.write(ParityFiles.manifest(l1, version), new ParityManifest("heat", version, 0, 0,
+                List.of("10.0.0.1:7400", "10.0.0.2:7400"), tables, parity.length, (int) crc.getValue()).encode());
+    }
+
+    @Test
+    void verifyChecksThisNodesParityAndListItsManifest() throws IOException {
+        writeParity(3);
+        Run clean = lazarus("ckpt", "verify", "--level", "l1");
+        assertEquals(0, clean.status(), clean.out());
+        assertTrue(clean.out().lines().anyMatch(
+                l -> l.matches("L1 +heat +3 verified +2/2 incr +\\S+ \\S+ +parity 0/2 +")), clean.out());
+        assertTrue(clean.out().lines().anyMatch(l -> l.matches("L1 +heat +2 verified .* - +")), clean.out());
+
+        Path parity = ParityFiles.parity(l1, 3);
+        byte[] bytes = Files.readAllBytes(parity);
+        bytes[7] ^= 1;
+        Files.write(parity, bytes);
+        assertTrue(lazarus("ckpt", "list").out().contains(" parity 0/2 "), "list reads manifests only");
+        Run damaged = lazarus("ckpt", "verify", "--level", "l1");
+        assertEquals(1, damaged.status(), "a damaged parity fails verify: " + damaged.out());
+        assertTrue(damaged.out().contains(" verified ") && damaged.out().contains(" corrupt: " + parity
+                + ": checksum mismatch"), damaged.out());
+        assertEquals("", damaged.err());
+
+        Files.write(parity, Arrays.copyOf(bytes, 10));
+        Files.copy(ParityFiles.manifest(l1, 3), ParityFiles.manifest(l1, 2));
+        Run listed = lazarus("ckpt", "list", "--level", "l1");
+        assertEquals(0, listed.status(), listed.err());
+        assertTrue(listed.out().contains(" corrupt: " + parity + ": size=10 but the manifest says "), listed.out());
+        assertTrue(listed.out().contains(" corrupt: " + ParityFiles.manifest(l1, 2)
+                + ": names job=heat version=3, expected job=heat version=2"), listed.out());
     }
 
     @Test

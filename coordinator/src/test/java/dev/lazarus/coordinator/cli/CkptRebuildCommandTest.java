@@ -9,6 +9,7 @@ import dev.lazarus.daemon.l2.Endpoints;
 import dev.lazarus.daemon.l2.L2Context;
 import dev.lazarus.daemon.l2.L2Encoder;
 import dev.lazarus.daemon.l2.L2Server;
+import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.AllPagesScanner;
@@ -34,7 +35,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code ckpt rebuild} against three real L2 servers on loopback, one rank per node. */
+/**
+ * {@code ckpt rebuild}, and the L2 column of {@code ckpt list} and {@code verify}, against three real L2 servers on
+ * loopback, one rank per node.
+ */
 class CkptRebuildCommandTest {
     private static final int NODES = 3;
     @TempDir
@@ -83,10 +87,53 @@ class CkptRebuildCommandTest {
     private int rebuild(int node, ByteArrayOutputStream out, ByteArrayOutputStream err, String... extra) {
         List<String> args = new ArrayList<>(List.of("ckpt", "rebuild", "--job", "job", "--version", "1",
                 "--members", String.join(",", members), "--self", Integer.toString(node), "--secret",
-                secret.toString(), "--l1", dir.resolve("node" + node).toString()));
+                secret.toString()));
         args.addAll(List.of(extra));
-        return LazarusCli.execute(args.toArray(String[]::new), new InstallLayout(dir), dir, Map.of(),
+        return lazarus(node, out, err, args);
+    }
+
+    /** Runs {@code args} with node {@code node}'s L1 root. */
+    private int lazarus(int node, ByteArrayOutputStream out, ByteArrayOutputStream err, List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.addAll(List.of("--l1", dir.resolve("node" + node).toString()));
+        return LazarusCli.execute(all.toArray(String[]::new), new InstallLayout(dir), dir, Map.of(),
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    /** @return what {@code ckpt list} prints for node {@code node}'s L1, which it must print without an error */
+    private String list(int node, String... options) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> args = new ArrayList<>(List.of("ckpt", "list", "--level", "l1"));
+        args.addAll(List.of(options));
+        assertEquals(0, lazarus(node, out, err, args), err.toString());
+        assertEquals("", err.toString(), "no stack trace, no error");
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void listShowsEachNodesParityAndItsDamage() throws IOException {
+        for (int node = 0; node < NODES; node++) {
+            String row = list(node).lines().skip(1).findFirst().orElseThrow();
+            assertTrue(row.matches("L1 +job +1 incomplete +1/3 full +\\S+ \\S+ +parity " + node + "/3 +ranks .*"),
+                    row);
+        }
+        assertTrue(list(2, "--json").contains("\"l2\" : {\n      \"state\" : \"parity\",\n      \"set\" : 0,\n"
+                + "      \"member\" : 2,\n      \"set_size\" : 3,\n      \"members\" : [ \""
+                + String.join("\", \"", members) + "\" ]"), () -> list(2, "--json"));
+
+        Path manifest = ParityFiles.manifest(l1(1), 1);
+        byte[] bytes = Files.readAllBytes(manifest);
+        bytes[bytes.length / 2] ^= 1;
+        Files.write(manifest, bytes);
+        assertTrue(list(1).contains(" corrupt: " + manifest + ": checksum mismatch  ranks "), list(1));
+        assertTrue(list(1, "--json").contains("\"state\" : \"corrupt\",\n      \"reason\" : \"" + manifest
+                + ": checksum mismatch\""), () -> list(1, "--json"));
+
+        Files.delete(manifest);
+        assertTrue(list(1).contains(" -  "), "parity without its manifest is an unfinished encode: " + list(1));
+        assertTrue(list(1, "--json").contains("\"l2\" : {\n      \"state\" : \"none\"\n    }"),
+                () -> list(1, "--json"));
     }
 
     @Test
