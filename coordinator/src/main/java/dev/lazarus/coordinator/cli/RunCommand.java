@@ -78,6 +78,11 @@ final class RunCommand implements Callable<Integer> {
             description = "L3 directory on the parallel file system (default: LAZARUS_CKPT_PFS_DIR or lazarus-ckpt).")
     String pfsDirectory;
 
+    @Option(names = "--pfs-keep", paramLabel = "N",
+            description = "Complete L3 versions to keep; each rank deletes its files of older ones once a newer"
+                    + " version has fully drained (default: LAZARUS_CKPT_PFS_KEEP or 2; 0: keep all).")
+    Integer pfsKeep;
+
     @Option(names = "--l2-every", paramLabel = "N",
             description = "XOR-encode every Nth L1 version across the job's nodes (L2; default: 1; 0: no L2)."
                     + " L2 needs a job on 2 or more nodes.")
@@ -195,6 +200,10 @@ final class RunCommand implements Callable<Integer> {
         if (pfsDirectory != null) {
             all.add("-D" + CheckpointSettings.PFS_DIR + "=" + (pfsDirectory.equals("off") ? "off"
                     : Path.of(pfsDirectory).toAbsolutePath().toString()));
+        }
+        if (pfsKeep != null) {
+            all.add("-D" + CheckpointSettings.PFS_KEEP + "=" + inRange("--pfs-keep", pfsKeep, 0,
+                    CheckpointSettings.MAX_KEEP));
         }
         return all;
     }

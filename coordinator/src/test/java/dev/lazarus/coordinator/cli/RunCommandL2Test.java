@@ -13,11 +13,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The L2 options of {@code lazarus run}, and the per-launch secrets it makes. */
+/** The L2 and L3 options of {@code lazarus run}, and the per-launch secrets it makes. */
 class RunCommandL2Test {
     @TempDir
     Path dir;
@@ -39,6 +40,22 @@ class RunCommandL2Test {
                 error("run", "--np", "2", "--l2-set-size", "1", "npb.CG"));
         assertEquals("lazarus: cannot read --l2-secret file " + dir.resolve("none") + "\n",
                 error("run", "--np", "2", "--l2-secret", dir.resolve("none").toString(), "npb.CG"));
+    }
+
+    @Test
+    void theL3RetentionReachesTheRanks() {
+        assertEquals("lazarus: --pfs-keep=-1 must be 0 to 1000\n",
+                error("run", "--np", "2", "--pfs-keep", "-1", "npb.CG"));
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.putIfAbsent("MPJ_HOME", Path.of(System.getProperty("user.home"), ".cache/lazarus/mpj").toString());
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = LazarusCli.execute(new String[] {"run", "--np", "2", "--pfs-keep", "0", "--dry-run", "npb.CG"},
+                new InstallLayout(Path.of(System.getProperty("lazarus.home", "..")).toAbsolutePath()),
+                Path.of(System.getProperty("java.home")), env, new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains(" -Dlazarus.ckpt.pfs.keep=0 "), out::toString);
     }
 
     @Test

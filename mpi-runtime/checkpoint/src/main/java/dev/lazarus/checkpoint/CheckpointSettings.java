@@ -26,6 +26,8 @@ import java.util.Properties;
  *   <tr><td>lazarus.ckpt.pfs.dir</td><td>LAZARUS_CKPT_PFS_DIR</td><td>lazarus-ckpt in the working directory
  *       (L3); {@code off} disables L3</td></tr>
  *   <tr><td>lazarus.ckpt.pfs.every</td><td>LAZARUS_CKPT_PFS_EVERY</td><td>4 (every 4th L1 version)</td></tr>
+ *   <tr><td>lazarus.ckpt.pfs.keep</td><td>LAZARUS_CKPT_PFS_KEEP</td><td>2 (complete versions kept on L3); 0 keeps
+ *       every version</td></tr>
  *   <tr><td>lazarus.ckpt.block.size</td><td>LAZARUS_CKPT_BLOCK_SIZE</td><td>512 (bytes hashed per block)</td></tr>
  *   <tr><td>lazarus.ckpt.full.every</td><td>LAZARUS_CKPT_FULL_EVERY</td><td>8 (a full checkpoint every 8
  *       versions)</td></tr>
@@ -46,6 +48,7 @@ public final class CheckpointSettings {
     public static final String L1_DIR = "lazarus.ckpt.dir";
     public static final String PFS_DIR = "lazarus.ckpt.pfs.dir";
     public static final String PFS_EVERY = "lazarus.ckpt.pfs.every";
+    public static final String PFS_KEEP = "lazarus.ckpt.pfs.keep";
     public static final String BLOCK_SIZE = "lazarus.ckpt.block.size";
     public static final String FULL_EVERY = "lazarus.ckpt.full.every";
     public static final String KEEP = "lazarus.ckpt.keep";
@@ -56,6 +59,8 @@ public final class CheckpointSettings {
     public static final String L2_BIND = "lazarus.ckpt.l2.bind";
     public static final String NODE = "lazarus.ckpt.node";
     public static final String DEFAULT_L1_DIR = "/dev/shm/lazarus/ckpt";
+    /** Most versions {@link #KEEP} and {@link #PFS_KEEP} may keep. */
+    public static final int MAX_KEEP = 1_000;
     /** In the L1 directory, stands for the node name. */
     public static final String NODE_PLACEHOLDER = "%h";
     /** Longest node name; names travel between ranks in fixed-size slots. */
@@ -67,6 +72,7 @@ public final class CheckpointSettings {
     private Path l1Directory;
     private Path pfsDirectory;
     private int pfsEvery;
+    private int pfsKeep;
     private int blockSize;
     private int fullEvery;
     private int keep;
@@ -117,6 +123,7 @@ public final class CheckpointSettings {
         String pfs = value(PFS_DIR).orElse("lazarus-ckpt");
         pfsDirectory = pfs.equals("off") ? null : Path.of(pfs).toAbsolutePath();
         pfsEvery = positive(PFS_EVERY, 4, 1_000_000);
+        pfsKeep = bounded(PFS_KEEP, 2, 0, MAX_KEEP);
         blockSize = positive(BLOCK_SIZE, 512, 65536);
         try {
             BlockHashes.checkBlockSize(blockSize);
@@ -125,7 +132,7 @@ public final class CheckpointSettings {
                     + " must be a power of two from 256 to 65536");
         }
         fullEvery = positive(FULL_EVERY, 8, 1_000_000);
-        keep = positive(KEEP, 2, 1_000);
+        keep = positive(KEEP, 2, MAX_KEEP);
         every = bounded(EVERY, 0, 0, Integer.MAX_VALUE);
         l2Every = bounded(L2_EVERY, 1, 0, 1_000_000);
         l2SetSize = bounded(L2_SET_SIZE, XorSetLayout.DEFAULT_SET_SIZE, XorSetLayout.MIN_SET_SIZE,
@@ -177,6 +184,11 @@ public final class CheckpointSettings {
 
     public int pfsEvery() {
         return pfsEvery;
+    }
+
+    /** @return complete versions kept on L3 (older ones go once a newer one has fully drained); 0 keeps all */
+    public int pfsKeep() {
+        return pfsKeep;
     }
 
     public int blockSize() {

@@ -38,6 +38,8 @@ import java.util.function.Consumer;
  *   <li>A checkpoint goes incrementally to L1 (the node's RAM disk); the ranks then agree whether every part was
  *       written. A complete version is handed to the drain thread, which on each node's leader encodes the node's
  *       XOR parity of it (L2, {@link L2Node}) and on every rank copies every Nth to L3 (the PFS).</li>
+ *   <li>Each level keeps its newest complete versions: L1 prunes at every checkpoint, L3 once every rank's part of
+ *       a newer version has drained ({@link PfsRetention}).</li>
  *   <li>MPI receives into protected memory are marked dirty by a receive hook, since network writes bypass page
  *       protection.</li>
  *   <li>Restart tries the newest version any rank holds: from L1 where it survived, else from L1 after the node's
@@ -61,6 +63,7 @@ public final class Checkpoints implements AutoCloseable {
     private final AgentRunner drainRunner;
     private final ReceiveHook hook;
     private final L2Node l2;
+    private final PfsRetention pfsRetention;
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
     private String restoredFrom = "";
@@ -71,6 +74,7 @@ public final class Checkpoints implements AutoCloseable {
         this.log = log;
         this.l1 = new CheckpointDirectory(settings.l1Directory(), settings.jobId());
         this.l3 = settings.pfsDirectory().map(root -> new CheckpointDirectory(root, settings.jobId())).orElse(null);
+        this.pfsRetention = new PfsRetention(l3, comm.rank(), settings.pfsKeep(), log);
         this.scanner = WrittenPageScanners.open();
         this.checkpointer = new IncrementalCheckpointer(l1, comm.rank(), comm.size(), settings.blockSize(),
                 settings.fullEvery(), scanner);
@@ -84,7 +88,7 @@ public final class Checkpoints implements AutoCloseable {
             targets.add(new L2Target(l2, settings.l2Every()));
         }
         if (l3 != null) {
-            targets.add(new LevelCopyTarget("L3", l1, l3, comm.rank(), settings.pfsEvery()));
+            targets.add(new LevelCopyTarget(LEVEL_NAMES.get(FROM_L3), l1, l3, comm.rank(), settings.pfsEvery()));
         }
         this.drain = new DrainAgent(targets, this::drained);
         // The drain is the checkpointing core: its copies yield the CPU and the disk to the ranks.
@@ -126,7 +130,9 @@ public final class Checkpoints implements AutoCloseable {
 
     /**
      * Writes this rank's part of {@code version} to L1 and agrees with the other ranks whether the version is
-     * complete. Collective. A complete version is queued for the slower levels.
+     * complete. Collective. A complete version is queued for the slower levels, L1 is pruned to the newest
+     * {@code lazarus.ckpt.keep} complete versions, and, once an L3 version has fully drained, L3 to the newest
+     * {@code lazarus.ckpt.pfs.keep}.
      */
     public CheckpointReport checkpoint(long version) {
         CheckpointStats stats = null;
@@ -136,7 +142,10 @@ public final class Checkpoints implements AutoCloseable {
         } catch (IOException | RuntimeException e) {
             error = e.getMessage();
         }
-        boolean everyRank = comm.allreduce(error == null ? 1L : 0L, ReduceOp.MIN) == 1L;
+        // One allreduce: did every rank write this version, and which L3 version may every rank have drained.
+        long[] agreed = {error == null ? 1L : 0L, pfsRetention.newestDrained()};
+        comm.allreduce(agreed, 0, agreed, 0, agreed.length, ReduceOp.MIN);
+        boolean everyRank = agreed[0] == 1L;
         long waited = 0;
         if (everyRank) {
             complete.addLast(version);
@@ -145,6 +154,7 @@ public final class Checkpoints implements AutoCloseable {
             }
             waited = submitToDrain(version);
             prune();
+            pfsRetention.agree(comm, agreed[1]);
         } else if (error != null) {
             log.accept("rank " + comm.rank() + ": checkpoint " + version + " failed: " + error);
         }
@@ -164,12 +174,14 @@ public final class Checkpoints implements AutoCloseable {
             long version = comm.allreduce(newestPresent(bound), ReduceOp.MAX);
             if (version < 0) {
                 l2.forgetNewerThan(-1);
+                pfsRetention.restarted(-1);
                 return OptionalLong.empty();
             }
             int level = restoreAt(version);
             if (comm.allreduce(level >= 0 ? 1L : 0L, ReduceOp.MIN) == 1L) {
                 restoredFrom = levelsUsed(level);
                 l2.forgetNewerThan(version);
+                pfsRetention.restarted(version);
                 checkpointer.restored();
                 complete.clear();
                 complete.addLast(version);
@@ -275,7 +287,9 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     private void drained(DrainResult result) {
-        if (!result.ok()) {
+        if (result.ok() && result.level().equals(LEVEL_NAMES.get(FROM_L3))) {
+            pfsRetention.drained(result.version());
+        } else if (!result.ok()) {
             log.accept("rank " + comm.rank() + ": version " + result.version() + " did not reach "
                     + result.level() + ": " + result.error());
         }

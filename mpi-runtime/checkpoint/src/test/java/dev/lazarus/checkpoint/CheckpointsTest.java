@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
+import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -113,6 +114,31 @@ class CheckpointsTest {
     }
 
     @Test
+    void l3KeepsTheNewestCompleteVersionsOnceANewerOneHasDrained(@TempDir Path dir) throws Exception {
+        for (int keep : new int[] {0, 1, 2}) {
+            Path run = dir.resolve("keep" + keep);
+            CheckpointSettings s = settings(run, CheckpointSettings.PFS_EVERY, "1", CheckpointSettings.PFS_KEEP,
+                    Integer.toString(keep));
+            CheckpointDirectory pfs = new CheckpointDirectory(run.resolve("pfs"), "app");
+            double[] x = new double[4096];
+            try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, log::add)) {
+                ckpt.protect("x", x);
+                for (long v = 1; v <= 6; v++) {
+                    x[(int) v] = v;
+                    assertTrue(ckpt.checkpoint(v).complete());
+                    ckpt.awaitDrain();
+                    // Version v - 1 was agreed complete at this checkpoint: it and the keep - 1 before it stay,
+                    // and v, newer than every kept version, is left alone.
+                    long oldest = keep == 0 ? 1 : Math.max(1, v - keep);
+                    assertEquals(LongStream.rangeClosed(oldest, v).boxed().toList(), pfs.versions(),
+                            "keep=" + keep + " after version " + v);
+                }
+            }
+        }
+        assertEquals(List.of(), log);
+    }
+
+    @Test
     void badSettingsAreOneLineErrors(@TempDir Path dir) {
         assertEquals("lazarus.ckpt.block.size=1000 must be a power of two from 256 to 65536",
                 assertThrows(IllegalArgumentException.class,
@@ -120,12 +146,18 @@ class CheckpointsTest {
         assertEquals("lazarus.ckpt.full.every=0 must be an integer from 1 to 1000000",
                 assertThrows(IllegalArgumentException.class,
                         () -> settings(dir, CheckpointSettings.FULL_EVERY, "0")).getMessage());
+        assertEquals("lazarus.ckpt.pfs.keep=-1 must be an integer from 0 to 1000",
+                assertThrows(IllegalArgumentException.class,
+                        () -> settings(dir, CheckpointSettings.PFS_KEEP, "-1")).getMessage());
+        assertEquals(2, settings(dir).pfsKeep());
         assertEquals("job id '../x' must be 1 to 64 of [A-Za-z0-9_.-]",
                 assertThrows(IllegalArgumentException.class,
                         () -> settings(dir, CheckpointSettings.JOB_ID, "../x")).getMessage());
         CheckpointSettings fromEnv = new CheckpointSettings(new Properties(),
-                Map.of("LAZARUS_CKPT_PFS_EVERY", "7", "LAZARUS_CKPT_PFS_DIR", "off")).conclude("app");
+                Map.of("LAZARUS_CKPT_PFS_EVERY", "7", "LAZARUS_CKPT_PFS_DIR", "off", "LAZARUS_CKPT_PFS_KEEP", "0"))
+                .conclude("app");
         assertEquals(7, fromEnv.pfsEvery());
+        assertEquals(0, fromEnv.pfsKeep());
         assertTrue(fromEnv.pfsDirectory().isEmpty());
     }
 

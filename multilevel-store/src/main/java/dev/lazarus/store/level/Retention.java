@@ -8,16 +8,21 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.LongFunction;
+import java.util.function.LongPredicate;
 
 /**
  * Removes one rank's files of versions that no kept version needs. A version is needed if it is kept or lies in the
  * chain of a kept one; other ranks' files are never touched, and a version directory goes once it is empty. Versions
- * newer than the newest kept one are left alone, since another rank of the node may be writing one.
+ * newer than the newest kept one are left alone, since another rank of the node may be writing one. L1 keeps the
+ * versions the ranks agreed were complete ({@link #prune}); L3 keeps the newest complete ones
+ * ({@link #pruneToNewestComplete}).
  */
 public final class Retention {
 
@@ -63,6 +68,44 @@ public final class Retention {
             deleteIfEmpty(directory.versionDirectory(version));
         }
         return deleted;
+    }
+
+    /**
+     * Keeps the newest {@code keep} complete versions at or below {@code newest} (with their chains) and deletes one
+     * rank's files of every version older than all of them, complete or not: an incomplete version older than a
+     * complete one can never be restored. An incomplete version between kept ones stays until it is older than all
+     * of them, since the files alone cannot tell a part still being written from a lost one; versions newer than
+     * the newest kept one are never touched. With no complete version, nothing is deleted.
+     *
+     * @param newest   the newest version that may be kept; newer ones may still be written
+     * @param keep     complete versions to keep; 0 keeps every version
+     * @param complete whether a version is complete on this level (every rank's part intact), asked newest first
+     *                 and only until {@code keep} are found
+     * @return the versions whose files of this rank were deleted
+     */
+    public static Set<Long> pruneToNewestComplete(CheckpointDirectory directory, int rank, long newest, int keep,
+                                                  LongPredicate complete) throws IOException {
+        if (keep < 0) {
+            throw new IllegalArgumentException("keep=" + keep + " must be 0 or more");
+        }
+        if (keep == 0) {
+            return Set.of();
+        }
+        List<Long> versions = directory.versions();
+        List<Long> kept = new ArrayList<>(); // newest first
+        for (int i = versions.size() - 1; i >= 0 && kept.size() < keep; i--) {
+            long version = versions.get(i);
+            if (version <= newest && complete.test(version)) {
+                kept.add(version);
+            }
+        }
+        if (kept.isEmpty()) {
+            return Set.of();
+        }
+        long oldestKept = kept.getLast();
+        long newestKept = kept.getFirst();
+        List<Long> spared = versions.stream().filter(v -> v >= oldestKept && v <= newestKept).toList();
+        return prune(directory, rank, spared);
     }
 
     /** Adds {@code version} and the versions of its chain to {@code needed}. */

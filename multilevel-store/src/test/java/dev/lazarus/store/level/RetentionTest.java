@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -27,19 +28,54 @@ class RetentionTest {
 
     /** Ranks 0 and 1 write versions 1 to 6; every 3rd is full, so the chains are 1-3 and 4-6. */
     private CheckpointDirectory sixVersions() throws IOException {
+        return versions(6, 3);
+    }
+
+    /** Ranks 0 and 1 write versions 1 to {@code count}, a full one every {@code fullEvery}. */
+    private CheckpointDirectory versions(int count, int fullEvery) throws IOException {
         CheckpointDirectory l1 = new CheckpointDirectory(dir, "job");
         for (int rank = 0; rank < 2; rank++) {
             double[] u = new double[1024];
-            try (var ckpt = new IncrementalCheckpointer(l1, rank, 2, 512, 3, new AllPagesScanner("test"))) {
+            try (var ckpt = new IncrementalCheckpointer(l1, rank, 2, 512, fullEvery, new AllPagesScanner("test"))) {
                 ckpt.protect(new ProtectedRegion(new Variable("u", ElementType.DOUBLE, new long[] {1024}),
                         MemorySegment.ofArray(u)));
-                for (int v = 1; v <= 6; v++) {
+                for (int v = 1; v <= count; v++) {
                     u[v] = v;
                     ckpt.checkpoint(v);
                 }
             }
         }
         return l1;
+    }
+
+    @Test
+    void theNewestCompleteVersionsAreKeptAndOnlyOlderOnesGo() throws IOException {
+        CheckpointDirectory l3 = versions(7, 1);
+        List<Long> asked = new ArrayList<>();
+        Set<Long> complete = Set.of(1L, 3L, 5L, 7L);
+        // 7 is complete but newer than the newest that may be kept; 4 is incomplete between the kept 3 and 5.
+        assertEquals(Set.of(1L, 2L), Retention.pruneToNewestComplete(l3, 0, 6, 2, v -> {
+            asked.add(v);
+            return complete.contains(v);
+        }));
+        assertEquals(List.of(6L, 5L, 4L, 3L), asked, "asked newest first, until two are found");
+        for (long v = 1; v <= 7; v++) {
+            assertEquals(v >= 3, Files.exists(l3.manifestFile(v, 0)), "rank 0 version " + v);
+            assertTrue(Files.exists(l3.manifestFile(v, 1)), "rank 1's files are never touched");
+        }
+    }
+
+    @Test
+    void theOnlyCompleteVersionStaysAndIncompleteOlderOnesAreGarbage() throws IOException {
+        CheckpointDirectory l3 = versions(6, 1);
+        assertEquals(Set.of(), Retention.pruneToNewestComplete(l3, 0, 6, 2, v -> false),
+                "with no complete version nothing is known to be garbage");
+        assertEquals(Set.of(1L, 2L, 3L), Retention.pruneToNewestComplete(l3, 0, 6, 2, v -> v == 4));
+        assertEquals(Set.of(1L, 2L, 3L), Retention.pruneToNewestComplete(l3, 1, 6, 2, v -> v == 4));
+        assertEquals(List.of(4L, 5L, 6L), l3.versions(), "4, and 5 and 6 newer than it, stay");
+        assertEquals(Set.of(), Retention.pruneToNewestComplete(l3, 0, 6, 0, v -> {
+            throw new AssertionError("keep=0 keeps every version without asking");
+        }));
     }
 
     @Test

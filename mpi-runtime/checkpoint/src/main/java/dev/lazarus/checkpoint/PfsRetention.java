@@ -1,0 +1,118 @@
+package dev.lazarus.checkpoint;
+
+import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.store.catalog.Catalog;
+import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.Retention;
+
+import java.io.IOException;
+import java.util.NavigableSet;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.Consumer;
+
+/**
+ * L3's own retention: once a version has fully drained to L3 (every rank's part), each rank deletes its files of the
+ * L3 versions older than the newest {@code lazarus.ckpt.pfs.keep} complete ones ({@link
+ * Retention#pruneToNewestComplete}).
+ *
+ * <p>Each rank's drain thread reports the versions whose part reached L3. Which version every rank drained is agreed
+ * on the checkpoint's own allreduce (the MIN of {@link #newestDrained}) plus, once per new candidate, one more
+ * allreduce: so every rank prunes at the same checkpoint, and no rank reads the other ranks' L3 manifests for the
+ * versions this run drained. Only versions an earlier launch (or a skipped agreement) left are judged by the catalog.
+ */
+final class PfsRetention {
+    /** Versions of this rank's drained parts remembered; agreement lags the drain by a checkpoint or a few. */
+    private static final int DRAINED_HISTORY = 64;
+    private static final long NONE = -1;
+
+    private final CheckpointDirectory l3;
+    private final int rank;
+    private final int keep;
+    private final Consumer<String> log;
+    /** Written by the drain thread, read by the rank's thread. */
+    private final NavigableSet<Long> drained = new ConcurrentSkipListSet<>();
+    /** Versions known complete on L3, at most {@code keep} of the newest; the rank's thread only. */
+    private final NavigableSet<Long> complete = new TreeSet<>();
+    private long lastCandidate = NONE;
+
+    /**
+     * @param l3   the job's L3 directory, or null when L3 is off
+     * @param keep complete versions to keep on L3; 0 keeps all
+     */
+    PfsRetention(CheckpointDirectory l3, int rank, int keep, Consumer<String> log) {
+        this.l3 = l3;
+        this.rank = rank;
+        this.keep = keep;
+        this.log = log;
+    }
+
+    /** On the drain thread: this rank's part of {@code version} reached L3. */
+    void drained(long version) {
+        drained.add(version);
+        while (drained.size() > DRAINED_HISTORY) {
+            drained.pollFirst();
+        }
+    }
+
+    /** @return the newest version whose part this rank drained to L3, or -1; the ranks agree on its minimum */
+    long newestDrained() {
+        return drained.isEmpty() ? NONE : drained.last();
+    }
+
+    /**
+     * Collective: called by every rank at the same checkpoint with the same {@code candidate}, the minimum over the
+     * ranks of {@link #newestDrained}. If every rank drained the candidate, it is complete on L3, and each rank prunes
+     * its own L3 files to the newest {@code keep} complete versions.
+     */
+    void agree(Comm comm, long candidate) {
+        if (candidate <= lastCandidate) {
+            return; // the same decision on every rank: candidate and lastCandidate come from collectives
+        }
+        lastCandidate = candidate;
+        boolean everyRank = comm.allreduce(drained.contains(candidate) ? 1L : 0L, ReduceOp.MIN) == 1L;
+        if (!everyRank || keep == 0) {
+            return; // a rank's part failed: a later version will complete
+        }
+        complete.add(candidate);
+        try {
+            Retention.pruneToNewestComplete(l3, rank, candidate, keep, this::isComplete);
+        } catch (IOException e) {
+            log.accept("rank " + rank + ": pruning L3 failed: " + e.getMessage());
+        }
+        while (complete.size() > keep) {
+            complete.pollFirst();
+        }
+    }
+
+    /**
+     * Versions this run saw every rank drain are complete; others (an earlier launch's, or one whose agreement was
+     * overtaken by a newer candidate) are judged from their manifests on L3.
+     */
+    private boolean isComplete(long version) {
+        if (complete.contains(version)) {
+            return true;
+        }
+        try {
+            if (new Catalog(l3).status(version, false).complete()) {
+                complete.add(version);
+                return true;
+            }
+        } catch (IOException e) {
+            // counted incomplete, it can go only once it is older than every kept version
+            log.accept("rank " + rank + ": cannot read L3 version " + version + ": " + e.getMessage());
+        }
+        return false;
+    }
+
+    /**
+     * After a restart to {@code version} (or -1 for none): newer version numbers will be written again, so what was
+     * drained or agreed of them is forgotten. Collective in effect: every rank restarts to the same version.
+     */
+    void restarted(long version) {
+        drained.tailSet(version, false).clear();
+        complete.tailSet(version, false).clear();
+        lastCandidate = Math.min(lastCandidate, version);
+    }
+}
