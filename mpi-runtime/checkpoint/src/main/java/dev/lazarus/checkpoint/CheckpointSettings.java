@@ -28,6 +28,8 @@ import java.util.Properties;
  *   <tr><td>lazarus.ckpt.pfs.every</td><td>LAZARUS_CKPT_PFS_EVERY</td><td>4 (every 4th L1 version)</td></tr>
  *   <tr><td>lazarus.ckpt.pfs.keep</td><td>LAZARUS_CKPT_PFS_KEEP</td><td>2 (complete versions kept on L3); 0 keeps
  *       every version</td></tr>
+ *   <tr><td>lazarus.ckpt.pfs.direct</td><td>LAZARUS_CKPT_PFS_DIRECT</td><td>true (L3 data files written with
+ *       O_DIRECT where the file system takes it)</td></tr>
  *   <tr><td>lazarus.ckpt.block.size</td><td>LAZARUS_CKPT_BLOCK_SIZE</td><td>512 (bytes hashed per block)</td></tr>
  *   <tr><td>lazarus.ckpt.full.every</td><td>LAZARUS_CKPT_FULL_EVERY</td><td>8 (a full checkpoint every 8
  *       versions)</td></tr>
@@ -49,6 +51,7 @@ public final class CheckpointSettings {
     public static final String PFS_DIR = "lazarus.ckpt.pfs.dir";
     public static final String PFS_EVERY = "lazarus.ckpt.pfs.every";
     public static final String PFS_KEEP = "lazarus.ckpt.pfs.keep";
+    public static final String PFS_DIRECT = "lazarus.ckpt.pfs.direct";
     public static final String BLOCK_SIZE = "lazarus.ckpt.block.size";
     public static final String FULL_EVERY = "lazarus.ckpt.full.every";
     public static final String KEEP = "lazarus.ckpt.keep";
@@ -73,6 +76,7 @@ public final class CheckpointSettings {
     private Path pfsDirectory;
     private int pfsEvery;
     private int pfsKeep;
+    private boolean pfsDirect;
     private int blockSize;
     private int fullEvery;
     private int keep;
@@ -124,6 +128,7 @@ public final class CheckpointSettings {
         pfsDirectory = pfs.equals("off") ? null : Path.of(pfs).toAbsolutePath();
         pfsEvery = positive(PFS_EVERY, 4, 1_000_000);
         pfsKeep = bounded(PFS_KEEP, 2, 0, MAX_KEEP);
+        pfsDirect = flag(PFS_DIRECT, true);
         blockSize = positive(BLOCK_SIZE, 512, 65536);
         try {
             BlockHashes.checkBlockSize(blockSize);
@@ -147,6 +152,18 @@ public final class CheckpointSettings {
 
     private static Optional<String> nonBlank(String text) {
         return text == null || text.isBlank() ? Optional.empty() : Optional.of(text.trim());
+    }
+
+    private boolean flag(String property, boolean fallback) {
+        String text = value(property).orElse(null);
+        if (text == null) {
+            return fallback;
+        }
+        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
+            case "true", "yes", "on", "1" -> true;
+            case "false", "no", "off", "0" -> false;
+            default -> throw new IllegalArgumentException(property + "=" + text + " must be true or false");
+        };
     }
 
     private int positive(String property, int fallback, int max) {
@@ -189,6 +206,11 @@ public final class CheckpointSettings {
     /** @return complete versions kept on L3 (older ones go once a newer one has fully drained); 0 keeps all */
     public int pfsKeep() {
         return pfsKeep;
+    }
+
+    /** @return whether L3 data files are written with O_DIRECT (bypassing the page cache) where possible */
+    public boolean pfsDirect() {
+        return pfsDirect;
     }
 
     public int blockSize() {

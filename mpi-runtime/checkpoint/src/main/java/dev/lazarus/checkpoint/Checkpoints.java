@@ -88,7 +88,8 @@ public final class Checkpoints implements AutoCloseable {
             targets.add(new L2Target(l2, settings.l2Every()));
         }
         if (l3 != null) {
-            targets.add(new LevelCopyTarget(LEVEL_NAMES.get(FROM_L3), l1, l3, comm.rank(), settings.pfsEvery()));
+            targets.add(new LevelCopyTarget(LEVEL_NAMES.get(FROM_L3), l1, l3, comm.rank(), settings.pfsEvery(),
+                    settings.pfsDirect()));
         }
         this.drain = new DrainAgent(targets, this::drained);
         // The drain is the checkpointing core: its copies yield the CPU and the disk to the ranks.

@@ -150,6 +150,11 @@ class CheckpointsTest {
                 assertThrows(IllegalArgumentException.class,
                         () -> settings(dir, CheckpointSettings.PFS_KEEP, "-1")).getMessage());
         assertEquals(2, settings(dir).pfsKeep());
+        assertEquals("lazarus.ckpt.pfs.direct=maybe must be true or false",
+                assertThrows(IllegalArgumentException.class,
+                        () -> settings(dir, CheckpointSettings.PFS_DIRECT, "maybe")).getMessage());
+        assertTrue(settings(dir).pfsDirect());
+        assertFalse(settings(dir, CheckpointSettings.PFS_DIRECT, "off").pfsDirect());
         assertEquals("job id '../x' must be 1 to 64 of [A-Za-z0-9_.-]",
                 assertThrows(IllegalArgumentException.class,
                         () -> settings(dir, CheckpointSettings.JOB_ID, "../x")).getMessage());
@@ -158,6 +163,9 @@ class CheckpointsTest {
                 .conclude("app");
         assertEquals(7, fromEnv.pfsEvery());
         assertEquals(0, fromEnv.pfsKeep());
+        assertTrue(fromEnv.pfsDirect());
+        assertFalse(new CheckpointSettings(new Properties(), Map.of("LAZARUS_CKPT_PFS_DIRECT", "false"))
+                .conclude("app").pfsDirect());
         assertTrue(fromEnv.pfsDirectory().isEmpty());
     }
 

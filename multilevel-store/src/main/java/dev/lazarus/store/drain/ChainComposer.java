@@ -32,12 +32,23 @@ public final class ChainComposer {
     }
 
     /**
+     * Composes with ordinary (page cache) writes.
+     *
+     * @see #composeFull(CheckpointDirectory, CheckpointDirectory, long, int, boolean)
+     */
+    public static long composeFull(CheckpointDirectory source, CheckpointDirectory target, long version, int rank)
+            throws IOException {
+        return composeFull(source, target, version, rank, false);
+    }
+
+    /**
+     * @param direct write the data file with O_DIRECT where the target's file system takes it
      * @return bytes written to the target (data and manifest); 0 if it already held the version in full
      * @throws CorruptCheckpointException if the source chain is damaged or its chunks do not tile the variables
      * @throws IOException                if the target cannot be written; partial files are removed
      */
-    public static long composeFull(CheckpointDirectory source, CheckpointDirectory target, long version, int rank)
-            throws IOException {
+    public static long composeFull(CheckpointDirectory source, CheckpointDirectory target, long version, int rank,
+                                   boolean direct) throws IOException {
         List<RankManifest> chain = ChainRestorer.chain(source, version, rank, 0);
         RankManifest newest = chain.getLast();
         if (presentInFull(target, newest, rank)) {
@@ -46,7 +57,7 @@ public final class ChainComposer {
         target.createVersion(version);
         Path data = target.dataFile(version, rank);
         List<DataFileReader> readers = new ArrayList<>();
-        try (DataFileWriter out = new DataFileWriter(data)) {
+        try (DataFileWriter out = new DataFileWriter(data, direct)) {
             for (RankManifest member : chain) {
                 readers.add(new DataFileReader(source.dataFile(member.version(), rank), member));
             }

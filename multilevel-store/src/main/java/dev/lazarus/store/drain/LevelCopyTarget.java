@@ -14,6 +14,7 @@ public final class LevelCopyTarget implements DrainTarget {
     private final CheckpointDirectory target;
     private final int rank;
     private final int every;
+    private final boolean direct;
 
     /**
      * @param level  name for reports
@@ -21,8 +22,10 @@ public final class LevelCopyTarget implements DrainTarget {
      * @param target the level's directory for the same job
      * @param rank   the rank whose files are copied
      * @param every  every how many L1 versions one is copied
+     * @param direct write data files with O_DIRECT where the target's file system takes it
      */
-    public LevelCopyTarget(String level, CheckpointDirectory source, CheckpointDirectory target, int rank, int every) {
+    public LevelCopyTarget(String level, CheckpointDirectory source, CheckpointDirectory target, int rank, int every,
+                           boolean direct) {
         if (every < 1) {
             throw new IllegalArgumentException(level + " interval every=" + every + " must be at least 1");
         }
@@ -35,6 +38,7 @@ public final class LevelCopyTarget implements DrainTarget {
         this.target = target;
         this.rank = rank;
         this.every = every;
+        this.direct = direct;
     }
 
     @Override
@@ -49,6 +53,6 @@ public final class LevelCopyTarget implements DrainTarget {
 
     @Override
     public long drain(long version) throws IOException {
-        return ChainComposer.composeFull(source, target, version, rank);
+        return ChainComposer.composeFull(source, target, version, rank, direct);
     }
 }

@@ -11,10 +11,13 @@ import java.util.zip.CRC32C;
 
 /**
  * Appends chunks of variables to a rank's data file, checksumming each, and records them in a {@link ChunkTable}.
- * Native memory goes to the file without a copy; heap memory is staged through one reused direct buffer.
+ * Native memory goes to the file without a copy; heap memory is staged through one reused direct buffer. A writer
+ * for a slower level may write with O_DIRECT instead ({@link DirectFileOutput}), where the file system takes it.
  */
 public final class DataFileWriter implements AutoCloseable {
+    /** Ordinary writes, or null when {@link #direct} is used. */
     private final FileChannel channel;
+    private final DirectFileOutput direct;
     private final ChunkTable chunks = new ChunkTable();
     private final CRC32C crc = new CRC32C();
     private final StagingBuffer staging = new StagingBuffer();
@@ -22,7 +25,22 @@ public final class DataFileWriter implements AutoCloseable {
 
     /** Creates (0600) or truncates the data file. */
     public DataFileWriter(Path file) throws IOException {
-        this.channel = SecureFiles.openForWrite(file);
+        this(file, false);
+    }
+
+    /**
+     * Creates (0600) or truncates the data file.
+     *
+     * @param tryDirect write with O_DIRECT if the file system takes it (see {@link #direct()}), else as usual
+     */
+    public DataFileWriter(Path file, boolean tryDirect) throws IOException {
+        this.direct = tryDirect ? DirectFileOutput.open(file) : null;
+        this.channel = direct == null ? SecureFiles.openForWrite(file) : null;
+    }
+
+    /** @return whether this writer bypasses the page cache (O_DIRECT) */
+    public boolean direct() {
+        return direct != null;
     }
 
     /**
@@ -63,6 +81,9 @@ public final class DataFileWriter implements AutoCloseable {
         crc.reset();
         crc.update(buffer);
         buffer.rewind();
+        if (direct != null) {
+            direct.write(buffer);
+        }
         while (buffer.hasRemaining()) {
             channel.write(buffer);
         }
@@ -77,13 +98,21 @@ public final class DataFileWriter implements AutoCloseable {
 
     /** Makes the data durable; call before the manifest is published. */
     public void force() throws IOException {
-        channel.force(false);
+        if (direct != null) {
+            direct.finish();
+        } else {
+            channel.force(false);
+        }
     }
 
     @Override
     public void close() throws IOException {
         try {
-            channel.close();
+            if (direct != null) {
+                direct.close();
+            } else {
+                channel.close();
+            }
         } finally {
             staging.close();
         }

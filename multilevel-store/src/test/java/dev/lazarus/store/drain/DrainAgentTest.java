@@ -47,7 +47,7 @@ class DrainAgentTest {
             x = new double[elements];
             checkpointer = new IncrementalCheckpointer(l1, 0, 1, 512, 10, new AllPagesScanner("all"));
             checkpointer.protect(ProtectedRegion.of("x", ElementType.DOUBLE, MemorySegment.ofArray(x)));
-            agent = new DrainAgent(List.of(new LevelCopyTarget("L3", l1, l3, 0, every)), results::add);
+            agent = new DrainAgent(List.of(new LevelCopyTarget("L3", l1, l3, 0, every, true)), results::add);
             runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start();
         }
 
