@@ -83,9 +83,10 @@ public final class DataFileWriter implements AutoCloseable {
         buffer.rewind();
         if (direct != null) {
             direct.write(buffer);
-        }
-        while (buffer.hasRemaining()) {
-            channel.write(buffer);
+        } else {
+            while (buffer.hasRemaining()) {
+                channel.write(buffer);
+            }
         }
         chunks.add(variable, variableOffset, length, position, (int) crc.getValue());
         position += length;

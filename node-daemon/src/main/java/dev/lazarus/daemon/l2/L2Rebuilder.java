@@ -33,10 +33,10 @@ import java.util.List;
  * <p>One rebuilder is used by one thread at a time.
  */
 public final class L2Rebuilder {
-    private final L2Context context;
     /** The smallest worker's share of a chunk: below it, a worker's connections and requests cost more than it saves. */
     private static final long MIN_SHARE_BYTES = 64 << 10;
 
+    private final L2Context context;
     private final List<XorCodec> codecs = new ArrayList<>();
 
     /** @param context a concluded context with the node list */
