@@ -88,6 +88,8 @@ class NodeLossIT {
         assertTrue(out.contains(SUCCESS), out);
         assertTrue(out.contains("L2 on: node " + PREFIX + "1 is member 0 of XOR set 0 (3 nodes)"), out);
         assertTrue(out.contains("node " + PREFIX + "2 rebuilt versions"), out);
+        // The restart waited for the rank files only; the host's parity came back from its drain thread.
+        assertTrue(out.contains("node " + PREFIX + "2 encoded its L2 parity of version"), out);
         Matcher restored = restored(out);
         assertTrue(Long.parseLong(restored.group(1)) >= protectedVersion, out);
         assertEquals("L1 and L2", restored.group(2), out);

@@ -98,11 +98,19 @@ class L2RestartTest {
         wipe(l1Root(1));
         text.reset();
         assertThrows(Exception.class, () -> run(11, log));
-        assertTrue(text.toString().contains("node node1 rebuilt versions [4, 8] from its XOR set"), text::toString);
+        assertTrue(text.toString().contains("node node1 rebuilt versions [4, 8] from its XOR set; its parity of them"
+                + " follows in the background"), text::toString);
         assertTrue(text.toString().contains("checkpoint restart: restored version 8 from L1 and L2, resuming at"
                 + " iteration 9"), text::toString);
+        // The restart waited for node 1's rank files only; its drain thread then encoded its parity of the chain.
+        assertTrue(text.toString().contains("node node1 encoded its L2 parity of version 8 and its chain again after"
+                + " the rebuild"), text::toString);
+        for (long version : List.of(4L, 8L)) {
+            assertTrue(Files.exists(ParityFiles.manifest(l1(1), version)), "node 1 has its parity of " + version);
+        }
 
-        // One flipped byte in node 2's data file: detected by its checksum and rebuilt from the set.
+        // One flipped byte in node 2's data file: detected by its checksum and rebuilt from the set, with node 1's
+        // re-encoded parity (node 2's second chunk is folded into it).
         Path damaged = l1(2).dataFile(8, 2);
         byte[] bytes = Files.readAllBytes(damaged);
         bytes[bytes.length / 2] ^= 0x40;

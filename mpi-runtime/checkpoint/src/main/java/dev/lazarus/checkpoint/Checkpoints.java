@@ -44,7 +44,8 @@ import java.util.function.Consumer;
  *       protection.</li>
  *   <li>Restart tries the newest version any rank holds: from L1 where it survived, else from L1 after the node's
  *       files were rebuilt from its XOR set (L2), else from L3; a version some rank cannot restore is skipped with
- *       the reason logged, and the next older one is tried.</li>
+ *       the reason logged, and the next older one is tried. A rebuilt node's parity of the restored version is
+ *       encoded again by its drain thread while the ranks resume.</li>
  * </ul>
  */
 public final class Checkpoints implements AutoCloseable {
@@ -165,7 +166,8 @@ public final class Checkpoints implements AutoCloseable {
     /**
      * Restores the newest version every rank can restore: each rank from L1 where its files survived, else from L1
      * after its node's files were rebuilt from the node's XOR set (L2), else from L3. A version some rank cannot
-     * restore is skipped, with each rank's reasons logged. Collective.
+     * restore is skipped, with each rank's reasons logged. A node rebuilt from L2 gets its parity of the version back
+     * in the background, from its drain thread. Collective.
      *
      * @return the restored version, or empty if there is none (start fresh)
      */
@@ -182,6 +184,9 @@ public final class Checkpoints implements AutoCloseable {
             if (comm.allreduce(level >= 0 ? 1L : 0L, ReduceOp.MIN) == 1L) {
                 restoredFrom = levelsUsed(level);
                 l2.forgetNewerThan(version);
+                if (l2.owesParity(version)) {
+                    drain.submitOnce("L2", version, l2::encodeOwedParity);
+                }
                 pfsRetention.restarted(version);
                 checkpointer.restored();
                 complete.clear();
@@ -278,7 +283,7 @@ public final class Checkpoints implements AutoCloseable {
         try {
             // The version draining (with its chain) stays on L1 until copied, even once newer ones are kept.
             List<Long> keep = new ArrayList<>(complete);
-            drain.inFlight().ifPresent(keep::add);
+            keep.addAll(drain.inFlight());
             // The checkpointer knows the chains it wrote: only versions it did not write have manifests read.
             Retention.prune(l1, comm.rank(), keep, checkpointer::parentOf);
         } catch (IOException e) {

@@ -37,7 +37,9 @@ import java.util.function.Consumer;
  * This node's part in L2, the RAID-5 level across nodes. The node's leader rank (its lowest) runs the node's L2
  * service on a thread of its own: it serves the node's L1 files to the other members of its XOR set, encodes the
  * node's parity of each drained version in the drain thread, and at restart rebuilds the node's files of a version
- * from the set when they are gone. The other ranks of the node only take part in the collective steps.
+ * from the set when they are gone. A restart waits for the rank files only; the node's parity of the rebuilt versions
+ * is encoded again afterwards, in the drain thread ({@link #owesParity}). The other ranks of the node only take part
+ * in the collective steps.
  *
  * <p>L2 is on when the job spans two or more nodes, {@code lazarus.ckpt.l2.every} is positive and the launcher gave a
  * per-job secret; every rank comes to the same decision.
@@ -53,6 +55,8 @@ final class L2Node implements AutoCloseable {
     private final L2Context work;
     private final boolean enabled;
     private final String state;
+    /** Versions whose rank files this node rebuilt without its parity of them. */
+    private final Set<Long> parityOwed = new HashSet<>();
 
     private L2Node(Comm comm, NodeMap nodes, CheckpointDirectory l1, Consumer<String> log,
                    L2Server server, L2Context work, boolean enabled, String state) {
@@ -193,7 +197,9 @@ final class L2Node implements AutoCloseable {
     /**
      * Rebuilds this node's files of {@code version} and of its whole chain from the XOR set, when this rank is the
      * leader of a node that failed and the only one of its set that did; everyone else returns at once.
-     * Whatever the node still held of a rebuilt version is deleted only once its replacement is in place.
+     * Whatever the node still held of a rebuilt version is deleted only once its replacement is in place. Only the
+     * rank files are rebuilt, which is what the ranks wait for (n-1 times their size crosses the network, against n
+     * times with the parity): the node's parity of the chain is owed until {@link #owesParity} hands it to the drain.
      *
      * @param nodeFailed from {@link #nodesThatFailed}
      * @return null if nothing was to be done here or the rebuild succeeded, else why it failed
@@ -236,9 +242,36 @@ final class L2Node implements AutoCloseable {
                         + e.getMessage();
             }
         }
+        parityOwed.addAll(rebuilt);
         log.accept("rank " + comm.rank() + ": node " + nodes.names().get(node) + " rebuilt versions "
-                + new TreeSet<>(rebuilt) + " from its XOR set");
+                + new TreeSet<>(rebuilt) + " from its XOR set; its parity of them follows in the background");
         return null;
+    }
+
+    /**
+     * Whether this node rebuilt the rank files of {@code restored}, the version a restart settled on, without its
+     * parity of it. Until that parity is encoded again ({@link #encodeWithChain}, which takes the chain's other
+     * rebuilt versions with it), a second node lost in the set could not be rebuilt from L2 at that version. Forgets
+     * what it owed for every other version: nothing will restore those.
+     */
+    boolean owesParity(long restored) {
+        boolean owed = parityOwed.contains(restored);
+        parityOwed.clear();
+        return owed;
+    }
+
+    /**
+     * Encodes the parity {@link #owesParity} said was owed, in the drain thread, and says so.
+     *
+     * @return parity bytes written
+     */
+    long encodeOwedParity(long version) throws IOException {
+        long started = System.nanoTime();
+        long bytes = encodeWithChain(version);
+        log.accept(String.format("rank %d: node %s encoded its L2 parity of version %d and its chain again after the"
+                + " rebuild: %d bytes in %.3f s", comm.rank(), nodes.names().get(nodes.node(comm.rank())), version,
+                bytes, (System.nanoTime() - started) / 1e9));
+        return bytes;
     }
 
     /** Moves what is left of the version aside, rebuilds it, then deletes the leftovers (or puts them back). */
@@ -251,7 +284,7 @@ final class L2Node implements AutoCloseable {
             Files.move(directory, aside);
         }
         try {
-            rebuilder.rebuild(version);
+            rebuilder.rebuildData(version);
         } catch (IOException | RuntimeException e) {
             if (moved) {
                 deleteTree(directory);

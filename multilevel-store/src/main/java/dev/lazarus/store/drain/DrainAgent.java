@@ -2,18 +2,20 @@ package dev.lazarus.store.drain;
 
 import dev.lazarus.store.agent.Agent;
 
+import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
-import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
  * The "checkpointing core" of one rank: it drains L1 versions to the slower levels in the background, each level at
  * its own interval. One version is in flight at a time. A version submitted while the previous one still drains
  * waits (back-pressure), and the wait is returned so that it shows up in the checkpoint's cost; a failed drain is
- * reported and leaves L1 (and every other level) as it was.
+ * reported and leaves L1 (and every other level) as it was. Besides the versions checkpoints submit, one-off drains
+ * outside the levels' intervals can be queued ({@link #submitOnce}): after a restart, re-encoding the parity of a
+ * version that was rebuilt without it.
  */
 public final class DrainAgent implements Agent {
     private static final int HISTORY = 1024;
@@ -23,6 +25,7 @@ public final class DrainAgent implements Agent {
     private final Consumer<DrainResult> listener;
     private final boolean everyVersionWaits;
     private final Deque<DrainResult> history = new ArrayDeque<>();
+    private final Deque<OneOff> oneOffs = new ArrayDeque<>();
     private long pending = NONE;
     private long pendingOrdinal;
     private long draining = NONE;
@@ -51,7 +54,7 @@ public final class DrainAgent implements Agent {
         long ordinal = submitted + 1;
         boolean drains = targets.stream().anyMatch(t -> ordinal % t.every() == 0);
         if (drains || everyVersionWaits) {
-            while (pending != NONE || draining != NONE) {
+            while (busy()) {
                 wait();
             }
         }
@@ -64,17 +67,48 @@ public final class DrainAgent implements Agent {
         return System.nanoTime() - started;
     }
 
-    /** @return the version waiting for or being drained, which L1 retention must keep with its chain */
-    public synchronized OptionalLong inFlight() {
-        return pending != NONE ? OptionalLong.of(pending)
-                : draining != NONE ? OptionalLong.of(draining) : OptionalLong.empty();
+    /**
+     * Queues one drain of {@code version} to level {@code level} outside the levels' intervals. It runs before the
+     * next submitted version, and until it has run {@link #submit} waits as for any drain and {@link #inFlight} lists
+     * the version. Its result is recorded and reported like any other.
+     */
+    public synchronized void submitOnce(String level, long version, OneOffDrain work) {
+        oneOffs.addLast(new OneOff(level, version, work));
+        notifyAll();
+    }
+
+    /** The work of a {@link #submitOnce} drain. */
+    @FunctionalInterface
+    public interface OneOffDrain {
+        /** @return bytes written to the level */
+        long drain(long version) throws IOException;
+    }
+
+    /**
+     * @return the versions waiting for or being drained, which L1 retention must keep with their chains: at most one
+     *         submitted version, and any queued by {@link #submitOnce}
+     */
+    public synchronized List<Long> inFlight() {
+        List<Long> versions = new ArrayList<>();
+        if (draining != NONE) {
+            versions.add(draining);
+        }
+        oneOffs.forEach(o -> versions.add(o.version()));
+        if (pending != NONE) {
+            versions.add(pending);
+        }
+        return versions;
     }
 
     /** Waits until nothing is pending or draining. */
     public synchronized void awaitIdle() throws InterruptedException {
-        while (pending != NONE || draining != NONE) {
+        while (busy()) {
             wait();
         }
+    }
+
+    private boolean busy() {
+        return pending != NONE || draining != NONE || !oneOffs.isEmpty();
     }
 
     /** @return the most recent results, oldest first */
@@ -86,6 +120,24 @@ public final class DrainAgent implements Agent {
     public int doWork() {
         long version;
         long ordinal;
+        OneOff oneOff;
+        synchronized (this) {
+            oneOff = oneOffs.pollFirst();
+            if (oneOff != null) {
+                draining = oneOff.version();
+            }
+        }
+        if (oneOff != null) {
+            try {
+                record(drainOne(oneOff.level(), oneOff.version(), oneOff.work()));
+            } finally {
+                synchronized (this) {
+                    draining = NONE;
+                    notifyAll();
+                }
+            }
+            return 1;
+        }
         synchronized (this) {
             if (pending == NONE) {
                 return 0;
@@ -98,7 +150,7 @@ public final class DrainAgent implements Agent {
         try {
             for (DrainTarget target : targets) {
                 if (ordinal % target.every() == 0) {
-                    record(drainOne(target, version));
+                    record(drainOne(target.level(), version, target::drain));
                 }
             }
         } finally {
@@ -110,14 +162,14 @@ public final class DrainAgent implements Agent {
         return 1;
     }
 
-    private static DrainResult drainOne(DrainTarget target, long version) {
+    private static DrainResult drainOne(String level, long version, OneOffDrain work) {
         long started = System.nanoTime();
         try {
-            long bytes = target.drain(version);
-            return new DrainResult(version, target.level(), bytes, System.nanoTime() - started, null);
+            long bytes = work.drain(version);
+            return new DrainResult(version, level, bytes, System.nanoTime() - started, null);
         } catch (Exception e) {
             String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return new DrainResult(version, target.level(), 0, System.nanoTime() - started,
+            return new DrainResult(version, level, 0, System.nanoTime() - started,
                     e.getClass().getSimpleName() + ": " + reason);
         }
     }
@@ -130,6 +182,9 @@ public final class DrainAgent implements Agent {
             history.addLast(result);
         }
         listener.accept(result);
+    }
+
+    private record OneOff(String level, long version, OneOffDrain work) {
     }
 
     @Override

@@ -126,13 +126,7 @@ class DrainAgentTest {
             assertTrue(agent.submit(1) < TimeUnit.SECONDS.toNanos(1));
             assertTrue(started.await(10, TimeUnit.SECONDS));
             AtomicLong waited = new AtomicLong(-1);
-            Thread second = Thread.ofPlatform().start(() -> {
-                try {
-                    waited.set(agent.submit(2));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            Thread second = submitInBackground(agent, 2, waited);
             second.join(300);
             assertTrue(second.isAlive(), "version 2 must wait while version 1 drains");
             release.countDown();
@@ -141,6 +135,44 @@ class DrainAgentTest {
             agent.awaitIdle();
             assertEquals(List.of(1L, 2L), agent.results().stream().map(DrainResult::bytes).toList());
         }
+    }
+
+    @Test
+    void aOneOffDrainRunsOutsideTheIntervalPinsItsVersionAndHoldsBackTheNextVersion() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch started = new CountDownLatch(1);
+        DrainTarget everyThird = blocking(3, true, started, release);
+        List<DrainResult> told = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DrainAgent agent = new DrainAgent(List.of(everyThird), told::add);
+        try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
+            agent.submitOnce("L2", 7, everyThird::drain);
+            assertTrue(started.await(10, TimeUnit.SECONDS));
+            assertEquals(List.of(7L), agent.inFlight(), "the version being re-encoded stays on L1");
+            Thread next = submitInBackground(agent, 8, new AtomicLong());
+            next.join(300);
+            assertTrue(next.isAlive(), "version 8 must wait while the one-off drain of 7 reads other nodes");
+            release.countDown();
+            next.join(10_000);
+            assertFalse(next.isAlive());
+            agent.awaitIdle();
+            // Version 8 is the first submitted, not a third: only the one-off drained, and the listener heard of it.
+            assertEquals(List.of(7L), agent.results().stream().map(DrainResult::version).toList());
+            assertEquals(agent.results(), told);
+            assertTrue(told.getFirst().ok());
+            assertEquals("L2", told.getFirst().level());
+            assertEquals(List.of(), agent.inFlight());
+        }
+    }
+
+    /** Submits {@code version} on a thread of its own, setting {@code waited} to the back-pressure it reports. */
+    private static Thread submitInBackground(DrainAgent agent, long version, AtomicLong waited) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                waited.set(agent.submit(version));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
     }
 
     /** A target of every {@code every}th version that blocks in {@code drain} until released. */
@@ -177,28 +209,22 @@ class DrainAgentTest {
         CountDownLatch started = new CountDownLatch(1);
         DrainAgent agent = new DrainAgent(List.of(blocking(2, false, started, release)), r -> { });
         try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
-            assertEquals(java.util.OptionalLong.empty(), agent.inFlight());
+            assertEquals(List.of(), agent.inFlight());
             agent.submit(1);
             agent.submit(2);
             assertTrue(started.await(10, TimeUnit.SECONDS));
-            assertEquals(java.util.OptionalLong.of(2), agent.inFlight(), "version 2 is draining");
+            assertEquals(List.of(2L), agent.inFlight(), "version 2 is draining");
             long waited = agent.submit(3); // taken by no level: must not wait for version 2
             assertTrue(waited < TimeUnit.SECONDS.toNanos(1), "version 3 waited " + waited + " ns");
             AtomicLong fourth = new AtomicLong(-1);
-            Thread t = Thread.ofPlatform().start(() -> {
-                try {
-                    fourth.set(agent.submit(4));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            Thread t = submitInBackground(agent, 4, fourth);
             t.join(300);
             assertTrue(t.isAlive(), "version 4 goes to L3 and must wait for version 2's drain");
             release.countDown();
             t.join(10_000);
             agent.awaitIdle();
             assertEquals(List.of(2L, 4L), agent.results().stream().map(DrainResult::version).toList());
-            assertEquals(java.util.OptionalLong.empty(), agent.inFlight());
+            assertEquals(List.of(), agent.inFlight());
         }
     }
 
@@ -211,13 +237,7 @@ class DrainAgentTest {
             agent.submit(1);
             agent.submit(2);
             assertTrue(started.await(10, TimeUnit.SECONDS));
-            Thread t = Thread.ofPlatform().start(() -> {
-                try {
-                    agent.submit(3);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            Thread t = submitInBackground(agent, 3, new AtomicLong());
             t.join(300);
             assertTrue(t.isAlive(), "the other nodes keep version 2 only while version 3 waits");
             release.countDown();

@@ -20,15 +20,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 
 /**
  * Rebuilds this node's files of a version after it lost them (a replacement node with an empty L1): any survivor's
  * parity manifest gives the set's layout and this node's file table; the lost payload is reconstructed with the
  * store's {@link XorCodec} from the survivors' data chunks and parity streamed over the network, split back into the
  * rank files, and each file's CRC32C is checked before anything is published (data files first, manifests last).
- * This node's parity and parity manifest are recomputed too, so the set is whole again. Several workers share the
- * work ({@link L2Context#rebuildWorkers}), each one slice of every chunk column: a single thread receiving n-1 times
- * the payload is what limits a rebuild, and the node's ranks wait for it.
+ * {@link #rebuild} recomputes this node's parity and parity manifest too, so the set is whole again;
+ * {@link #rebuildData} restores the rank files alone, for a restart that must not wait for the parity: it receives
+ * n-1 times the payload instead of n times, and the parity is re-encoded afterwards with {@link L2Encoder}. Several
+ * workers share the work ({@link L2Context#rebuildWorkers}), each one slice of every chunk column: a single thread
+ * receiving n-1 times the payload is what limits a rebuild, and the node's ranks wait for it.
  *
  * <p>One rebuilder is used by one thread at a time.
  */
@@ -45,6 +48,8 @@ public final class L2Rebuilder {
     }
 
     /**
+     * Restores this node's rank files of {@code version} and its parity of it, so the set is whole again.
+     *
      * @return what was restored
      * @throws UnrecoverableAtL2Exception if another member of the set is lost too (unreachable, or without the
      *                                    version's parity), the set has one member, the survivors disagree, or a
@@ -52,6 +57,22 @@ public final class L2Rebuilder {
      * @throws IOException                if this node already holds rank files of the version, or a transfer fails
      */
     public RebuildResult rebuild(long version) throws IOException {
+        return rebuild(version, true);
+    }
+
+    /**
+     * Restores this node's rank files of {@code version} only. Until this node's parity of the version is encoded
+     * again ({@link L2Encoder#encode}), a second loss in the set cannot be rebuilt from L2 at that version.
+     *
+     * @return what was restored, with no parity bytes
+     * @throws UnrecoverableAtL2Exception as {@link #rebuild}
+     * @throws IOException                as {@link #rebuild}
+     */
+    public RebuildResult rebuildData(long version) throws IOException {
+        return rebuild(version, false);
+    }
+
+    private RebuildResult rebuild(long version, boolean withParity) throws IOException {
         long started = System.nanoTime();
         XorSetMembership set = context.membership();
         int self = set.member();
@@ -74,17 +95,19 @@ public final class L2Rebuilder {
             l1.createVersion(version);
             boolean done = false;
             try {
-                int parityCrc = restore(l1, version, set, layout, table, peers, watchdog);
-                ParityWork.publishManifest(l1, new ParityManifest(context.job(), version, set.setId(), self,
-                        set.names(), reference.tables(), layout.chunkSize(), parityCrc));
+                OptionalInt parityCrc = restore(l1, version, set, layout, table, peers, watchdog, withParity);
+                if (parityCrc.isPresent()) {
+                    ParityWork.publishManifest(l1, new ParityManifest(context.job(), version, set.setId(), self,
+                            set.names(), reference.tables(), layout.chunkSize(), parityCrc.getAsInt()));
+                }
                 done = true;
             } finally {
                 if (!done && created) {
                     deleteIfEmpty(l1.versionDirectory(version));
                 }
             }
-            return new RebuildResult(version, set, table.ranks(), table.payloadSize(), layout.chunkSize(),
-                    System.nanoTime() - started);
+            return new RebuildResult(version, set, table.ranks(), table.payloadSize(),
+                    withParity ? layout.chunkSize() : 0, System.nanoTime() - started);
         }
     }
 
@@ -137,15 +160,18 @@ public final class L2Rebuilder {
     }
 
     /**
-     * Rebuilds the rank files and this node's parity, publishing them only if every file checks out. Each worker
-     * takes one {@link ColumnRange} of every chunk, with a codec and connections of its own.
+     * Rebuilds the rank files and, if asked, this node's parity, publishing them only if every file checks out. Each
+     * worker takes one {@link ColumnRange} of every chunk, with a codec and connections of its own.
+     *
+     * @return the parity's CRC32C, or empty without parity
      */
-    private int restore(CheckpointDirectory l1, long version, XorSetMembership set, XorSetLayout layout,
-                        PayloadTable table, SetConnections peers, IdleWatchdog watchdog) throws IOException {
+    private OptionalInt restore(CheckpointDirectory l1, long version, XorSetMembership set, XorSetLayout layout,
+                                PayloadTable table, SetConnections peers, IdleWatchdog watchdog, boolean withParity)
+            throws IOException {
         List<ColumnRange> shares = ColumnRange.split(layout, context.rebuildWorkers(), MIN_SHARE_BYTES);
         List<SetConnections> connections = new ArrayList<>(List.of(peers));
         try (RankFileSplitter files = new RankFileSplitter(l1, version, table);
-             PartialFile parityOut = new PartialFile(ParityFiles.parity(l1, version))) {
+             PartialFile parityOut = withParity ? new PartialFile(ParityFiles.parity(l1, version)) : null) {
             try {
                 while (connections.size() < shares.size()) {
                     SetConnections more = SetConnections.open(set.names(), set.addresses(), set.member(),
@@ -162,7 +188,9 @@ public final class L2Rebuilder {
                             version, layout, context.windowBytes(), share);
                     XorCodec codec = codec(worker);
                     codec.rebuildData(layout, set.member(), data, parity, share, files);
-                    codec.encodeParity(layout, set.member(), data, share, parityOut::writeAt);
+                    if (parityOut != null) {
+                        codec.encodeParity(layout, set.member(), data, share, parityOut::writeAt);
+                    }
                 }, () -> connections.forEach(SetConnections::close));
             } finally {
                 connections.subList(1, connections.size()).forEach(SetConnections::close);
@@ -173,8 +201,11 @@ public final class L2Rebuilder {
                         + " damaged; nothing was published: " + bad);
             }
             files.publish();
+            if (parityOut == null) {
+                return OptionalInt.empty();
+            }
             parityOut.publish();
-            return parityOut.crc32c();
+            return OptionalInt.of(parityOut.crc32c());
         }
     }
 

@@ -113,6 +113,48 @@ class L2RoundTripTest {
         assertTrue(mergedCatalog().complete());
     }
 
+    /**
+     * A restart's rebuild: the rank files come back alone, and the parity an ordinary encode then writes is the one
+     * the node had. Without that parity, a second loss in the set is unrecoverable at L2.
+     */
+    @Test
+    void rankFilesAloneAreRebuiltAndTheParityFollowsByAnEncode() throws Exception {
+        encodeAll();
+        TreeMap<String, byte[]> before = cluster.files(LOST, VERSION);
+
+        cluster.l1(LOST).deleteVersion(VERSION);
+        RebuildResult result = new L2Rebuilder(cluster.context(LOST, true).rebuildWorkers(2).conclude())
+                .rebuildData(VERSION);
+
+        assertEquals(List.of(2, 3), result.ranks());
+        assertEquals(0, result.parityBytes());
+        TreeMap<String, byte[]> after = cluster.files(LOST, VERSION);
+        assertEquals(List.of("rank-2.data", "rank-2.manifest", "rank-3.data", "rank-3.manifest"),
+                List.copyOf(after.keySet()));
+        for (Map.Entry<String, byte[]> file : after.entrySet()) {
+            assertArrayEquals(before.get(file.getKey()), file.getValue(), file.getKey());
+        }
+        assertEquals(List.of(2, 3), new Catalog(cluster.l1(LOST)).status(VERSION, true).ranksUsable());
+        // Node 3's chunk 1 is folded into node 1's parity, which is not there yet.
+        TreeMap<String, byte[]> third = cluster.files(3, VERSION);
+        cluster.l1(3).deleteVersion(VERSION);
+        UnrecoverableAtL2Exception e = assertThrows(UnrecoverableAtL2Exception.class, () -> rebuild(3));
+        assertTrue(e.getMessage().contains("2 members lost"), e.getMessage());
+        cluster.l1(3).createVersion(VERSION);
+        for (Map.Entry<String, byte[]> file : third.entrySet()) {
+            Files.write(cluster.l1(3).versionDirectory(VERSION).resolve(file.getKey()), file.getValue());
+        }
+
+        new L2Encoder(cluster.context(LOST, true).conclude()).encode(VERSION);
+        TreeMap<String, byte[]> encoded = cluster.files(LOST, VERSION);
+        assertEquals(before.keySet(), encoded.keySet());
+        for (Map.Entry<String, byte[]> file : before.entrySet()) {
+            assertArrayEquals(file.getValue(), encoded.get(file.getKey()), file.getKey());
+        }
+        cluster.l1(3).deleteVersion(VERSION);
+        assertEquals(List.of(6, 7), rebuild(3).ranks());
+    }
+
     /** Each node's parity equals the store's codec run locally over all four payloads. */
     private void assertParityMatchesLocalCodec() throws IOException {
         List<NodePayload> payloads = new ArrayList<>();

@@ -23,6 +23,7 @@ import java.util.Map;
  * <pre>
  *   members A:P,B:P,...     the node list (known once every member has started)
  *   encode V | rebuild V W  the L2 operations, answered with their one-line report; W rebuild workers
+ *   rebuild-data V W        the rank files only, as a restart does before re-encoding the parity in the background
  *   wipe V                  delete this node's version directory: a lost node
  *   tcp-sink FILE           listen on this member's address, answer with it, then copy one connection into FILE
  *   tcp-send V ADDR:PORT    send this node's payload of V to a sink
@@ -55,8 +56,10 @@ final class BenchMember {
                             reply("l2-bench: members=" + words[1]);
                         }
                         case "encode" -> reply(encoder.encode(Long.parseLong(words[1])).describe());
-                        case "rebuild" -> reply(new L2Rebuilder(members.rebuildWorkers(Integer.parseInt(words[2]))
-                                .conclude()).rebuild(Long.parseLong(words[1])).describe());
+                        case "rebuild" -> reply(rebuilder(members, words[2]).rebuild(Long.parseLong(words[1]))
+                                .describe());
+                        case "rebuild-data" -> reply(rebuilder(members, words[2])
+                                .rebuildData(Long.parseLong(words[1])).describe());
                         case "wipe" -> {
                             serving.l1().deleteVersion(Long.parseLong(words[1]));
                             reply("l2-bench: wiped version=" + words[1]);
@@ -71,6 +74,10 @@ final class BenchMember {
                 }
             }
         }
+    }
+
+    private static L2Rebuilder rebuilder(L2Context members, String workers) {
+        return new L2Rebuilder(members.rebuildWorkers(Integer.parseInt(workers)).conclude());
     }
 
     private static L2Context context(Map<String, String> options) {
