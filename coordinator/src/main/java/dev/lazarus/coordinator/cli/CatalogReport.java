@@ -2,6 +2,7 @@ package dev.lazarus.coordinator.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.files.ParityManifest;
 import dev.lazarus.daemon.l2.files.ParityStatus;
 import dev.lazarus.store.catalog.Catalog;
@@ -87,14 +88,20 @@ final class CatalogReport {
     }
 
     /**
-     * @return "parity m/n" (this node is member m, from 0, of an XOR set of n nodes and holds complete parity), "-"
-     *         (no parity), or "corrupt: reason"
+     * @return "parity m/n" (this node is member m, from 0, of an XOR set of n nodes and holds complete parity),
+     *         "partner m/n" (the same in a partner set: it holds its left neighbour's copy), "-" (no parity), or
+     *         "corrupt: reason"
      */
     static String parityCell(ParityStatus l2) {
         if (l2.damaged()) {
             return "corrupt: " + l2.problem();
         }
-        return l2.complete() ? "parity " + l2.manifest().member() + "/" + l2.manifest().setSize() : "-";
+        if (!l2.complete()) {
+            return "-";
+        }
+        ParityManifest manifest = l2.manifest();
+        return (manifest.scheme() == L2Scheme.XOR ? "parity " : "partner ") + manifest.member() + "/"
+                + manifest.setSize();
     }
 
     String json() throws IOException {
@@ -131,8 +138,8 @@ final class CatalogReport {
     }
 
     /**
-     * Writes {@code "l2"}: {@code {"state": "none"}}, {@code {"state": "parity", "set", "member", "set_size",
-     * "members"}} or {@code {"state": "corrupt", "reason"}}.
+     * Writes {@code "l2"}: {@code {"state": "none"}}, {@code {"state": "parity", "scheme", "set", "member",
+     * "set_size", "members"}} (scheme {@code xor} or {@code partner}) or {@code {"state": "corrupt", "reason"}}.
      */
     private static void writeParity(JsonGenerator json, ParityStatus l2) throws IOException {
         json.writeObjectFieldStart("l2");
@@ -141,6 +148,7 @@ final class CatalogReport {
             json.writeStringField("reason", l2.problem());
         } else if (l2.complete()) {
             ParityManifest manifest = l2.manifest();
+            json.writeStringField("scheme", manifest.scheme().label());
             json.writeNumberField("set", manifest.setId());
             json.writeNumberField("member", manifest.member());
             json.writeNumberField("set_size", manifest.setSize());

@@ -15,11 +15,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 /**
- * {@code lazarus ckpt rebuild}: restores this node's L1 files of a version from the other members of its XOR set
+ * {@code lazarus ckpt rebuild}: restores this node's L1 files of a version from the other members of its L2 set
  * (L2), whose node daemons must be serving. Exit status 3 when two members of the set are lost: restart from L3.
  */
 @Command(name = "rebuild", mixinStandardHelpOptions = true,
-        description = "Rebuild this node's L1 files of a version from its XOR set (L2); exit 3 if unrecoverable.")
+        description = "Rebuild this node's L1 files of a version from its L2 set (XOR parity or partner copies, as"
+                + " the survivors' parity manifests say); exit 3 if unrecoverable.")
 final class CkptRebuildCommand implements Callable<Integer> {
     /** Exit status when L2 cannot rebuild (two members of the set lost). */
     static final int UNRECOVERABLE = 3;
@@ -79,7 +80,7 @@ final class CkptRebuildCommand implements Callable<Integer> {
                     result.parityBytes(), result.nanos() / 1e9);
         } else {
             cli.out().println("rebuilt job " + job + " version " + version + ": ranks " + result.ranks() + ", "
-                    + CatalogReport.bytes(result.payloadBytes()) + " from XOR set " + result.set().setId()
+                    + CatalogReport.bytes(result.payloadBytes()) + " from L2 set " + result.set().setId()
                     + " in " + String.format("%.2f", result.nanos() / 1e9) + " s");
         }
         return 0;

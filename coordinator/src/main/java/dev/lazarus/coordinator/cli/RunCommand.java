@@ -2,6 +2,7 @@ package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.coordinator.launch.Backend;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
 import dev.lazarus.store.level.xor.XorSetLayout;
@@ -91,6 +92,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--l2-set-size", paramLabel = "N",
             description = "Nodes per XOR set: L2 survives the loss of one node per set (default: 8).")
     Integer l2SetSize;
+
+    @Option(names = "--l2-scheme", paramLabel = "xor|partner",
+            description = "L2 redundancy: xor (RAID-5 parity, 1/(n-1) extra storage; default) or partner (a full copy"
+                    + " of each node's files on the next node of its set: twice the storage, survives any losses that"
+                    + " spare each lost node's next node).")
+    String l2Scheme;
 
     @Option(names = "--l2-secret", paramLabel = "FILE",
             description = "Per-job secret the nodes' L2 services authenticate with, mode 0600 (default: a new random"
@@ -193,6 +200,13 @@ final class RunCommand implements Callable<Integer> {
         if (l2SetSize != null) {
             all.add("-D" + CheckpointSettings.L2_SET_SIZE + "=" + inRange("--l2-set-size", l2SetSize,
                     XorSetLayout.MIN_SET_SIZE, XorSetLayout.MAX_SET_SIZE));
+        }
+        if (l2Scheme != null) {
+            try {
+                all.add("-D" + CheckpointSettings.L2_SCHEME + "=" + L2Scheme.parse(l2Scheme).label());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--l2-scheme=" + l2Scheme + " must be xor or partner");
+            }
         }
         if (checkpointDirectory != null) {
             all.add("-D" + CheckpointSettings.L1_DIR + "=" + checkpointDirectory.toAbsolutePath());

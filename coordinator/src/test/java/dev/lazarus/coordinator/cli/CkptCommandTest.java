@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.coordinator.launch.InstallLayout;
 import dev.lazarus.daemon.l2.files.FileKind;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.files.NodePayload;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.daemon.l2.files.ParityManifest;
@@ -17,6 +18,7 @@ import dev.lazarus.store.dirty.AllPagesScanner;
 import dev.lazarus.store.drain.ChainComposer;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.xor.XorSetLayout;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -110,18 +112,24 @@ class CkptCommandTest {
      * parity (all zero here), then its manifest.
      */
     private void writeParity(long version) throws IOException {
+        writeParity(version, L2Scheme.XOR);
+    }
+
+    private void writeParity(long version, L2Scheme scheme) throws IOException {
         PayloadTable mine;
         try (NodePayload payload = NodePayload.open(l1, version)) {
             mine = payload.table();
         }
         List<PayloadTable> tables = List.of(mine, new PayloadTable(List.of(
                 new PayloadFile(2, FileKind.MANIFEST, 300, 0), new PayloadFile(2, FileKind.DATA, 9000, 0))));
-        byte[] parity = new byte[(int) ParityManifest.layoutOf(tables).chunkSize()];
+        XorSetLayout layout = ParityManifest.layoutOf(tables);
+        byte[] parity = new byte[(int) scheme.paritySize(layout, 0)];
         CRC32C crc = new CRC32C();
         crc.update(parity);
         Files.write(ParityFiles.parity(l1, version), parity);
-        Files.write(ParityFiles.manifest(l1, version), new ParityManifest("heat", version, 0, 0,
-                List.of("10.0.0.1:7400", "10.0.0.2:7400"), tables, parity.length, (int) crc.getValue()).encode());
+        Files.write(ParityFiles.manifest(l1, version), new ParityManifest(scheme, "heat", version, 0, 0,
+                List.of("10.0.0.1:7400", "10.0.0.2:7400"), tables, layout.chunkSize(), (int) crc.getValue())
+                .encode());
     }
 
     @Test
@@ -151,6 +159,19 @@ class CkptCommandTest {
         assertTrue(listed.out().contains(" corrupt: " + parity + ": size=10 but the manifest says "), listed.out());
         assertTrue(listed.out().contains(" corrupt: " + ParityFiles.manifest(l1, 2)
                 + ": names job=heat version=3, expected job=heat version=2"), listed.out());
+    }
+
+    /** Under PARTNER, member 0's "parity" is member 1's whole payload (9300 bytes), shown as partner m/n. */
+    @Test
+    void aPartnerCopyIsListedWithItsScheme() throws IOException {
+        writeParity(3, L2Scheme.PARTNER);
+        assertEquals(9300, Files.size(ParityFiles.parity(l1, 3)));
+        Run verified = lazarus("ckpt", "verify", "--level", "l1");
+        assertEquals(0, verified.status(), verified.out());
+        assertTrue(verified.out().contains(" partner 0/2 "), verified.out());
+        Run json = lazarus("ckpt", "list", "--level", "l1", "--json");
+        assertTrue(json.out().contains("\"l2\" : {\n      \"state\" : \"parity\",\n      \"scheme\" : \"partner\",\n"
+                + "      \"set\" : 0,\n      \"member\" : 0,\n      \"set_size\" : 2,"), json.out());
     }
 
     @Test

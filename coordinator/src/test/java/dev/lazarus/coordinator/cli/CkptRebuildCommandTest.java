@@ -118,7 +118,8 @@ class CkptRebuildCommandTest {
             assertTrue(row.matches("L1 +job +1 incomplete +1/3 full +\\S+ \\S+ +parity " + node + "/3 +ranks .*"),
                     row);
         }
-        assertTrue(list(2, "--json").contains("\"l2\" : {\n      \"state\" : \"parity\",\n      \"set\" : 0,\n"
+        assertTrue(list(2, "--json").contains("\"l2\" : {\n      \"state\" : \"parity\",\n      \"scheme\" : \"xor\",\n"
+                + "      \"set\" : 0,\n"
                 + "      \"member\" : 2,\n      \"set_size\" : 3,\n      \"members\" : [ \""
                 + String.join("\", \"", members) + "\" ]"), () -> list(2, "--json"));
 

@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +40,8 @@ class RunCommandL2Test {
                 error("run", "--np", "2", "--l2-every", "-1", "npb.CG"));
         assertEquals("lazarus: --l2-set-size=1 must be 2 to 256\n",
                 error("run", "--np", "2", "--l2-set-size", "1", "npb.CG"));
+        assertEquals("lazarus: --l2-scheme=raid6 must be xor or partner\n",
+                error("run", "--np", "2", "--l2-scheme", "raid6", "npb.CG"));
         assertEquals("lazarus: cannot read --l2-secret file " + dir.resolve("none") + "\n",
                 error("run", "--np", "2", "--l2-secret", dir.resolve("none").toString(), "npb.CG"));
     }
@@ -46,16 +50,29 @@ class RunCommandL2Test {
     void theL3RetentionReachesTheRanks() {
         assertEquals("lazarus: --pfs-keep=-1 must be 0 to 1000\n",
                 error("run", "--np", "2", "--pfs-keep", "-1", "npb.CG"));
+        assertTrue(dryRun("--pfs-keep", "0").contains(" -Dlazarus.ckpt.pfs.keep=0 "));
+    }
+
+    @Test
+    void thePartnerSchemeReachesTheRanks() {
+        assertTrue(dryRun("--l2-scheme", "PARTNER").contains(" -Dlazarus.ckpt.l2.scheme=partner "));
+    }
+
+    /** @return what {@code lazarus run --np 2 OPTIONS --dry-run npb.CG} would launch */
+    private String dryRun(String... options) {
+        List<String> args = new ArrayList<>(List.of("run", "--np", "2"));
+        args.addAll(List.of(options));
+        args.addAll(List.of("--dry-run", "npb.CG"));
         Map<String, String> env = new HashMap<>(System.getenv());
         env.putIfAbsent("MPJ_HOME", Path.of(System.getProperty("user.home"), ".cache/lazarus/mpj").toString());
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = LazarusCli.execute(new String[] {"run", "--np", "2", "--pfs-keep", "0", "--dry-run", "npb.CG"},
+        int status = LazarusCli.execute(args.toArray(String[]::new),
                 new InstallLayout(Path.of(System.getProperty("lazarus.home", "..")).toAbsolutePath()),
                 Path.of(System.getProperty("java.home")), env, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
-        assertTrue(out.toString(StandardCharsets.UTF_8).contains(" -Dlazarus.ckpt.pfs.keep=0 "), out::toString);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.easycrash.EasyCrashSettings;
@@ -52,8 +53,9 @@ class L2RestartTest {
         return new EasyCrashSettings(p, Map.of());
     }
 
-    private CheckpointSettings levels(int rank) {
+    private CheckpointSettings levels(int rank, L2Scheme scheme) {
         Properties p = new Properties();
+        p.setProperty(CheckpointSettings.L2_SCHEME, scheme.label());
         p.setProperty(CheckpointSettings.JOB_ID, JOB);
         p.setProperty(CheckpointSettings.NODE, "node" + rank);
         p.setProperty(CheckpointSettings.L1_DIR, l1Root(rank).toString());
@@ -74,10 +76,14 @@ class L2RestartTest {
     }
 
     private List<Outcome> run(int crashAt, PrintStream log) throws Exception {
-        return ThreadComm.run(NODES, comm -> {
+        return run(NODES, L2Scheme.XOR, crashAt, log);
+    }
+
+    private List<Outcome> run(int nodes, L2Scheme scheme, int crashAt, PrintStream log) throws Exception {
+        return ThreadComm.run(nodes, comm -> {
             Recomputable app = new CgKernel().prepare(comm, CLASS_S);
             return RecomputingRun.run(comm, crashAt > 0 ? new CheckpointRestartTest.Crashing(app, crashAt) : app,
-                    nvm(comm.rank()), levels(comm.rank()), null, log);
+                    nvm(comm.rank()), levels(comm.rank(), scheme), null, log);
         });
     }
 
@@ -135,6 +141,51 @@ class L2RestartTest {
         for (int node = 0; node < NODES; node++) {
             assertEquals(List.of(), l1(node).versions(), "a finished run releases node " + node + "'s L1 and L2");
         }
+    }
+
+    /**
+     * PARTNER on four nodes (node m holds node m-1's files): two non-adjacent nodes lost are both rebuilt, which XOR
+     * cannot do; a node lost with the neighbour holding its copy falls back to L3 while that neighbour is rebuilt.
+     */
+    @Test
+    void partnerCopiesRebuildTwoNonAdjacentLostNodesAndANodeLostWithItsPartnerFallsBackToL3() throws Exception {
+        JobSecret.create(dir.resolve("secret"));
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
+        assertThrows(Exception.class, () -> run(4, L2Scheme.PARTNER, 11, log));
+        assertTrue(text.toString().contains("L2 on: node node0 is member 0 of partner set 0 (4 nodes)"),
+                text::toString);
+        for (int node = 0; node < 4; node++) {
+            // Each node's copy of version 8 is its left neighbour's rank files, byte for byte.
+            int left = (node + 3) % 4;
+            assertEquals(Files.size(l1(left).manifestFile(8, left)) + Files.size(l1(left).dataFile(8, left)),
+                    Files.size(ParityFiles.parity(l1(node), 8)), "node " + node + " holds node " + left + "'s copy");
+        }
+
+        wipe(l1Root(0));
+        wipe(l1Root(2));
+        text.reset();
+        assertThrows(Exception.class, () -> run(4, L2Scheme.PARTNER, 11, log));
+        for (int node : List.of(0, 2)) {
+            assertTrue(text.toString().contains("node node" + node + " rebuilt versions [4, 8] from its partner set"),
+                    text::toString);
+            assertTrue(text.toString().contains("node node" + node + " encoded its L2 parity of version 8"),
+                    text::toString);
+        }
+        assertTrue(text.toString().contains("checkpoint restart: restored version 8 from L1 and L2, resuming at"
+                + " iteration 9"), text::toString);
+
+        wipe(l1Root(1));
+        wipe(l1Root(2));
+        text.reset();
+        for (Outcome outcome : run(4, L2Scheme.PARTNER, 0, log)) {
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+            assertEquals(9, outcome.firstIteration());
+        }
+        assertTrue(text.toString().contains("L2 cannot rebuild version 8 of node node1: its partner node2, which"
+                + " holds its copy, is lost too"), text::toString);
+        assertTrue(text.toString().contains("node node2 rebuilt versions [4, 8] from its partner set"), text::toString);
+        assertTrue(text.toString().contains("restored version 8 from L1, L2 and L3"), text::toString);
     }
 
     private static void wipe(Path root) throws IOException {

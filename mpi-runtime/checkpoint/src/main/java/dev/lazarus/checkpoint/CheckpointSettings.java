@@ -1,5 +1,6 @@
 package dev.lazarus.checkpoint;
 
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.store.dirty.BlockHashes;
 import dev.lazarus.store.format.RankManifest;
 
@@ -37,6 +38,8 @@ import java.util.Properties;
  *   <tr><td>lazarus.ckpt.l2.every</td><td>LAZARUS_CKPT_L2_EVERY</td><td>1 (every L1 version gets XOR parity when
  *       the job spans 2 or more nodes); 0 disables L2</td></tr>
  *   <tr><td>lazarus.ckpt.l2.set.size</td><td>LAZARUS_CKPT_L2_SET_SIZE</td><td>8 nodes per XOR set</td></tr>
+ *   <tr><td>lazarus.ckpt.l2.scheme</td><td>LAZARUS_CKPT_L2_SCHEME</td><td>xor (RAID-5 parity); partner stores a
+ *       full copy of each node's files on the next node of its set</td></tr>
  *   <tr><td>lazarus.ckpt.l2.secret</td><td>LAZARUS_CKPT_L2_SECRET</td><td>none: the per-job secret file the
  *       launcher creates; without one L2 is off</td></tr>
  *   <tr><td>lazarus.ckpt.l2.bind</td><td>LAZARUS_CKPT_L2_BIND</td><td>LAZARUS_HOST_ADDR, else the address the
@@ -58,6 +61,7 @@ public final class CheckpointSettings {
     public static final String EVERY = "lazarus.ckpt.every";
     public static final String L2_EVERY = "lazarus.ckpt.l2.every";
     public static final String L2_SET_SIZE = "lazarus.ckpt.l2.set.size";
+    public static final String L2_SCHEME = "lazarus.ckpt.l2.scheme";
     public static final String L2_SECRET = "lazarus.ckpt.l2.secret";
     public static final String L2_BIND = "lazarus.ckpt.l2.bind";
     public static final String NODE = "lazarus.ckpt.node";
@@ -83,6 +87,7 @@ public final class CheckpointSettings {
     private int every;
     private int l2Every;
     private int l2SetSize;
+    private L2Scheme l2Scheme;
     private Path l2Secret;
     private String l2Bind;
     private String node;
@@ -142,6 +147,12 @@ public final class CheckpointSettings {
         l2Every = bounded(L2_EVERY, 1, 0, 1_000_000);
         l2SetSize = bounded(L2_SET_SIZE, XorSetLayout.DEFAULT_SET_SIZE, XorSetLayout.MIN_SET_SIZE,
                 XorSetLayout.MAX_SET_SIZE);
+        String scheme = value(L2_SCHEME).orElse("xor");
+        try {
+            l2Scheme = L2Scheme.parse(scheme);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(L2_SCHEME + "=" + scheme + " must be xor or partner");
+        }
         l2Secret = value(L2_SECRET).map(Path::of).map(Path::toAbsolutePath).orElse(null);
         l2Bind = value(L2_BIND).or(() -> nonBlank(environment.get("LAZARUS_HOST_ADDR"))).orElse(null);
         if (l2Bind != null && !l2Bind.matches("[0-9A-Za-z.:\\[\\]_-]{1,253}")) {
@@ -233,6 +244,11 @@ public final class CheckpointSettings {
     /** @return nodes per XOR set */
     public int l2SetSize() {
         return l2SetSize;
+    }
+
+    /** @return how the nodes of a set protect each other's files: XOR parity, or a copy on the next node */
+    public L2Scheme l2Scheme() {
+        return l2Scheme;
     }
 
     /** @return the per-job secret file L2 services authenticate with; empty when none was given (L2 is off) */

@@ -7,6 +7,7 @@ import dev.lazarus.daemon.l2.L2Encoder;
 import dev.lazarus.daemon.l2.L2Rebuilder;
 import dev.lazarus.daemon.l2.L2Server;
 import dev.lazarus.daemon.l2.XorSetMembership;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
@@ -117,15 +118,17 @@ final class L2Node implements AutoCloseable {
         }
         L2Context work = context(settings, log).members(members).self(nodes.node(comm.rank())).conclude();
         XorSetMembership set = work.membership();
-        String state = !set.redundant() ? "L2 off for node " + name + ": its XOR set " + set.setId()
-                + " has one node" : "L2 on: node " + name + " is member " + set.member() + " of XOR set "
+        String kind = settings.l2Scheme() == L2Scheme.XOR ? "XOR" : "partner";
+        String state = !set.redundant() ? "L2 off for node " + name + ": its " + kind + " set " + set.setId()
+                + " has one node" : "L2 on: node " + name + " is member " + set.member() + " of " + kind + " set "
                 + set.setId() + " (" + set.size() + " nodes), every " + settings.l2Every() + " version(s)";
         return new L2Node(comm, nodes, l1, log, server, work, true, state);
     }
 
     private static L2Context context(CheckpointSettings settings, Consumer<String> log) {
         return new L2Context().job(settings.jobId()).l1Root(settings.l1Directory())
-                .secretFile(settings.l2Secret().orElseThrow()).setSize(settings.l2SetSize()).log(log);
+                .secretFile(settings.l2Secret().orElseThrow()).setSize(settings.l2SetSize())
+                .scheme(settings.l2Scheme()).log(log);
     }
 
     private static String addressOf(String node) {
@@ -195,8 +198,9 @@ final class L2Node implements AutoCloseable {
     }
 
     /**
-     * Rebuilds this node's files of {@code version} and of its whole chain from the XOR set, when this rank is the
-     * leader of a node that failed and the only one of its set that did; everyone else returns at once.
+     * Rebuilds this node's files of {@code version} and of its whole chain from its set, when this rank is the
+     * leader of a node that failed and the set can rebuild it (under XOR, the only one of its set that failed; under
+     * PARTNER, one whose right neighbour survived); everyone else returns at once.
      * Whatever the node still held of a rebuilt version is deleted only once its replacement is in place. Only the
      * rank files are rebuilt, which is what the ranks wait for (n-1 times their size crosses the network, against n
      * times with the parity): the node's parity of the chain is owed until {@link #owesParity} hands it to the drain.
@@ -209,17 +213,9 @@ final class L2Node implements AutoCloseable {
         if (work == null || !nodeFailed[node]) {
             return null;
         }
-        XorSetMembership set = work.membership();
-        int first = node - set.member();
-        List<String> lostInSet = new ArrayList<>();
-        for (int other = first; other < first + set.size(); other++) {
-            if (nodeFailed[other]) {
-                lostInSet.add(nodes.names().get(other));
-            }
-        }
-        if (lostInSet.size() > 1) {
-            return "L2 cannot rebuild version " + version + ": XOR set " + set.setId() + " lost " + lostInSet.size()
-                    + " nodes " + lostInSet;
+        String unrecoverable = unrecoverable(version, nodeFailed);
+        if (unrecoverable != null) {
+            return unrecoverable;
         }
         Deque<Long> todo = new ArrayDeque<>(List.of(version));
         Set<Long> rebuilt = new HashSet<>();
@@ -244,7 +240,8 @@ final class L2Node implements AutoCloseable {
         }
         parityOwed.addAll(rebuilt);
         log.accept("rank " + comm.rank() + ": node " + nodes.names().get(node) + " rebuilt versions "
-                + new TreeSet<>(rebuilt) + " from its XOR set; its parity of them follows in the background");
+                + new TreeSet<>(rebuilt) + " from its " + (work.scheme() == L2Scheme.XOR ? "XOR" : "partner")
+                + " set; its parity of them follows in the background");
         return null;
     }
 
@@ -272,6 +269,29 @@ final class L2Node implements AutoCloseable {
                 + " rebuild: %d bytes in %.3f s", comm.rank(), nodes.names().get(nodes.node(comm.rank())), version,
                 bytes, (System.nanoTime() - started) / 1e9));
         return bytes;
+    }
+
+    /**
+     * @return why this node's set cannot rebuild it, or null if it can: under XOR another member failed too, under
+     *         PARTNER the right neighbour that holds this node's copy failed too
+     */
+    private String unrecoverable(long version, boolean[] nodeFailed) {
+        XorSetMembership set = work.membership();
+        int first = nodes.node(comm.rank()) - set.member();
+        if (work.scheme() == L2Scheme.PARTNER) {
+            int partner = first + L2Scheme.partnerOf(set.member(), set.size());
+            return !nodeFailed[partner] ? null : "L2 cannot rebuild version " + version + " of node "
+                    + nodes.names().get(first + set.member()) + ": its partner " + nodes.names().get(partner)
+                    + ", which holds its copy, is lost too";
+        }
+        List<String> lostInSet = new ArrayList<>();
+        for (int other = first; other < first + set.size(); other++) {
+            if (nodeFailed[other]) {
+                lostInSet.add(nodes.names().get(other));
+            }
+        }
+        return lostInSet.size() < 2 ? null : "L2 cannot rebuild version " + version + ": XOR set " + set.setId()
+                + " lost " + lostInSet.size() + " nodes " + lostInSet;
     }
 
     /** Moves what is left of the version aside, rebuilds it, then deletes the leftovers (or puts them back). */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.mpi.local.SingleRankComm;
 
 import java.nio.file.Path;
@@ -51,6 +52,11 @@ class NodeMapTest {
         assertEquals("10.213.0.12", s.l2Bind().orElseThrow());
         assertEquals(1, s.l2Every());
         assertEquals(8, s.l2SetSize());
+        assertEquals(L2Scheme.XOR, s.l2Scheme());
+        assertEquals(L2Scheme.PARTNER, settings(CheckpointSettings.L2_SCHEME, "Partner").l2Scheme());
+        assertEquals("lazarus.ckpt.l2.scheme=raid6 must be xor or partner",
+                assertThrows(IllegalArgumentException.class, () -> settings(CheckpointSettings.L2_SCHEME, "raid6"))
+                        .getMessage());
         assertTrue(s.l2Secret().isEmpty());
         assertEquals("lazarus.ckpt.node=../x must be 1 to 255 of [A-Za-z0-9._-], not dots only",
                 assertThrows(IllegalArgumentException.class, () -> settings(CheckpointSettings.NODE, "../x"))

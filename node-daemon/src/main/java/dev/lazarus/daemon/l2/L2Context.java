@@ -1,5 +1,6 @@
 package dev.lazarus.daemon.l2;
 
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.level.CheckpointDirectory;
@@ -30,7 +31,9 @@ import java.util.function.Consumer;
  *   <tr><td>node list</td><td>--members</td><td>LAZARUS_L2_MEMBERS</td><td>(required to encode or
  *       rebuild)</td></tr>
  *   <tr><td>this node's index</td><td>--self</td><td>LAZARUS_L2_SELF</td><td>(required with the node list)</td></tr>
- *   <tr><td>XOR set size</td><td>--set-size</td><td>LAZARUS_L2_SET_SIZE</td><td>8</td></tr>
+ *   <tr><td>set size</td><td>--set-size</td><td>LAZARUS_L2_SET_SIZE</td><td>8</td></tr>
+ *   <tr><td>scheme (what encode writes; a rebuild follows the survivors' manifests)</td><td>--scheme</td>
+ *       <td>LAZARUS_L2_SCHEME</td><td>xor</td></tr>
  *   <tr><td>connect timeout</td><td>--connect-timeout-ms</td><td></td><td>5000</td></tr>
  *   <tr><td>I/O timeout</td><td>--io-timeout-ms</td><td></td><td>30000</td></tr>
  * </table>
@@ -43,6 +46,7 @@ public final class L2Context {
     public static final String ENV_MEMBERS = "LAZARUS_L2_MEMBERS";
     public static final String ENV_SELF = "LAZARUS_L2_SELF";
     public static final String ENV_SET_SIZE = "LAZARUS_L2_SET_SIZE";
+    public static final String ENV_SCHEME = "LAZARUS_L2_SCHEME";
     public static final String DEFAULT_L1 = "/dev/shm/lazarus/ckpt";
     public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 5_000;
     public static final int DEFAULT_IO_TIMEOUT_MILLIS = 30_000;
@@ -64,6 +68,7 @@ public final class L2Context {
     private List<String> members;
     private Integer self;
     private Integer setSize;
+    private L2Scheme scheme;
     private int connectTimeoutMillis = DEFAULT_CONNECT_TIMEOUT_MILLIS;
     private int ioTimeoutMillis = DEFAULT_IO_TIMEOUT_MILLIS;
     private long windowBytes = DEFAULT_WINDOW_BYTES;
@@ -120,6 +125,12 @@ public final class L2Context {
         return this;
     }
 
+    /** @param scheme how this node encodes its parity: XOR, or a copy of its left neighbour's payload */
+    public L2Context scheme(L2Scheme scheme) {
+        this.scheme = scheme;
+        return this;
+    }
+
     public L2Context connectTimeoutMillis(int connectTimeoutMillis) {
         this.connectTimeoutMillis = connectTimeoutMillis;
         return this;
@@ -164,6 +175,9 @@ public final class L2Context {
         }
         self = self != null ? self : integerOrNull(ENV_SELF, env.get(ENV_SELF));
         setSize = setSize != null ? setSize : integerOrNull(ENV_SET_SIZE, env.get(ENV_SET_SIZE));
+        if (scheme == null && blankToNull(env.get(ENV_SCHEME)) != null) {
+            scheme = L2Scheme.parse(env.get(ENV_SCHEME));
+        }
         return this;
     }
 
@@ -185,6 +199,7 @@ public final class L2Context {
         setSize = setSize != null ? setSize : XorSetLayout.DEFAULT_SET_SIZE;
         check(setSize >= XorSetLayout.MIN_SET_SIZE && setSize <= XorSetLayout.MAX_SET_SIZE,
                 "setSize=" + setSize + " must be " + XorSetLayout.MIN_SET_SIZE + " to " + XorSetLayout.MAX_SET_SIZE);
+        scheme = scheme != null ? scheme : L2Scheme.XOR;
         check(connectTimeoutMillis >= 1, "connectTimeoutMillis=" + connectTimeoutMillis + " must be positive");
         check(ioTimeoutMillis >= 1, "ioTimeoutMillis=" + ioTimeoutMillis + " must be positive");
         check(windowBytes >= 1, "windowBytes=" + windowBytes + " must be positive");
@@ -259,6 +274,12 @@ public final class L2Context {
     public int setSize() {
         requireConcluded();
         return setSize;
+    }
+
+    /** @return the scheme this node encodes with */
+    public L2Scheme scheme() {
+        requireConcluded();
+        return scheme;
     }
 
     public int connectTimeoutMillis() {

@@ -1,6 +1,7 @@
 package dev.lazarus.daemon.l2;
 
 import dev.lazarus.daemon.l2.client.SetConnections;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.daemon.l2.files.ParityManifest;
 import dev.lazarus.daemon.l2.files.PartialFile;
@@ -22,7 +23,8 @@ import java.util.List;
  * Encodes this node's parity of a version (RAID-5 across the nodes of its XOR set, after SCR): it fetches every
  * member's payload table (their sizes make the {@link XorSetLayout}), streams from every other member the data chunk
  * that belongs in this node's parity, XORs them slice by slice with the store's {@link XorCodec}, and writes the
- * parity and then the parity manifest into this node's L1 version directory. Every member runs this for the version;
+ * parity and then the parity manifest into this node's L1 version directory. Under {@link L2Scheme#PARTNER} the
+ * "parity" is instead a copy of the left neighbour's whole payload. Every member runs this for the version;
  * the members' servers answer each other's requests meanwhile.
  *
  * <p>One encoder is used by one thread at a time: the codec's two slices are reused across versions.
@@ -30,6 +32,7 @@ import java.util.List;
 public final class L2Encoder {
     private final L2Context context;
     private final XorCodec codec = new XorCodec();
+    private final PartnerCopy copier = new PartnerCopy();
 
     /** @param context a concluded context with the node list */
     public L2Encoder(L2Context context) {
@@ -67,23 +70,34 @@ public final class L2Encoder {
                 }
             }
             XorSetLayout layout = ParityManifest.layoutOf(tables);
-            int parityCrc = writeParity(l1, version, set.member(), layout, peers);
-            ParityWork.publishManifest(l1, new ParityManifest(context.job(), version, set.setId(), set.member(),
-                    set.names(), tables, layout.chunkSize(), parityCrc));
-            return new EncodeResult(version, set, true, layout.payloadSize(set.member()), layout.chunkSize(),
+            long paritySize = context.scheme().paritySize(layout, set.member());
+            int parityCrc = writeParity(l1, version, set.member(), layout, paritySize, peers);
+            ParityWork.publishManifest(l1, new ParityManifest(context.scheme(), context.job(), version, set.setId(),
+                    set.member(), set.names(), tables, layout.chunkSize(), parityCrc));
+            return new EncodeResult(version, set, true, layout.payloadSize(set.member()), paritySize,
                     System.nanoTime() - started);
         }
     }
 
-    /** Streams the parity into place and returns its CRC32C. */
-    private int writeParity(CheckpointDirectory l1, long version, int self, XorSetLayout layout,
+    /**
+     * Streams the parity into place and returns its CRC32C: the XOR of the set's column, or under
+     * {@link L2Scheme#PARTNER} a copy of the left neighbour's payload.
+     */
+    private int writeParity(CheckpointDirectory l1, long version, int self, XorSetLayout layout, long paritySize,
                             SetConnections peers) throws IOException {
-        PayloadSource[] data = ParityWork.remoteSources(peers, self, WireLayout.PAYLOAD_RANGE, version, layout,
-                context.windowBytes(), ColumnRange.whole(layout));
         // The old manifest goes first, so that it never describes a parity it was not written for.
         Files.deleteIfExists(ParityFiles.manifest(l1, version));
         try (PartialFile parity = new PartialFile(ParityFiles.parity(l1, version))) {
-            codec.encodeParity(layout, self, data, parity);
+            if (context.scheme() == L2Scheme.XOR) {
+                PayloadSource[] data = ParityWork.remoteSources(peers, self, WireLayout.PAYLOAD_RANGE, version,
+                        layout, context.windowBytes(), ColumnRange.whole(layout));
+                codec.encodeParity(layout, self, data, parity);
+            } else {
+                int left = L2Scheme.copiedFrom(self, layout.setSize());
+                copier.copy(ParityWork.remoteCopySource(peers, left, WireLayout.PAYLOAD_RANGE, version, paritySize,
+                        context.windowBytes(), paritySize), new ColumnRange(0, paritySize), (at, slice) -> parity
+                        .write(slice));
+            }
             parity.publish();
             return parity.crc32c();
         }

@@ -1,5 +1,7 @@
 package dev.lazarus.daemon.l2;
 
+import dev.lazarus.daemon.l2.files.L2Scheme;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -15,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
  *   serve   --bind ADDR:PORT [--allow-wildcard]                           serve this node's L2 files until killed
  *   encode  --version V --members A:P,B:P,... --self I [--set-size N]     write this node's parity of V
  *   rebuild --version V --members A:P,B:P,... --self I [--set-size N]     restore this node's files of V
- *   common: --job JOB --secret FILE [--l1 DIR] [--connect-timeout-ms N] [--io-timeout-ms N]
+ *   common: --job JOB --secret FILE [--l1 DIR] [--scheme xor|partner] [--connect-timeout-ms N] [--io-timeout-ms N]
  * </pre>
  *
  * Results and errors are one line each (stdout and stderr). Exit status: 0 done, 1 failed, 2 bad arguments, 3
@@ -29,7 +31,8 @@ public final class L2Main {
 
     private static final String USAGE_TEXT = "usage: l2 serve --bind ADDR:PORT | encode --version V --members"
             + " A:P,B:P,... --self I | rebuild --version V --members ... --self I; with --job JOB --secret FILE"
-            + " [--l1 DIR] [--set-size N] [--allow-wildcard] [--connect-timeout-ms N] [--io-timeout-ms N]";
+            + " [--l1 DIR] [--set-size N] [--scheme xor|partner] [--allow-wildcard] [--connect-timeout-ms N]"
+            + " [--io-timeout-ms N]";
 
     private L2Main() {
     }
@@ -93,6 +96,7 @@ public final class L2Main {
                 case "--members" -> context.members(List.of(value.split(",")));
                 case "--self" -> context.self(integer(option, value));
                 case "--set-size" -> context.setSize(integer(option, value));
+                case "--scheme" -> context.scheme(L2Scheme.parse(value));
                 case "--connect-timeout-ms" -> context.connectTimeoutMillis(integer(option, value));
                 case "--io-timeout-ms" -> context.ioTimeoutMillis(integer(option, value));
                 case "--version" -> version = longValue(option, value);

@@ -1,6 +1,7 @@
 package dev.lazarus.daemon.l2;
 
 import dev.lazarus.daemon.l2.client.SetConnections;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.daemon.l2.files.ParityManifest;
 import dev.lazarus.daemon.l2.files.PartialFile;
@@ -11,6 +12,7 @@ import dev.lazarus.daemon.l2.wire.WireLayout;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.store.level.xor.ColumnRange;
 import dev.lazarus.store.level.xor.PayloadSource;
+import dev.lazarus.store.level.xor.SliceSink;
 import dev.lazarus.store.level.xor.XorCodec;
 import dev.lazarus.store.level.xor.XorSetLayout;
 
@@ -31,7 +33,9 @@ import java.util.OptionalInt;
  * {@link #rebuildData} restores the rank files alone, for a restart that must not wait for the parity: it receives
  * n-1 times the payload instead of n times, and the parity is re-encoded afterwards with {@link L2Encoder}. Several
  * workers share the work ({@link L2Context#rebuildWorkers}), each one slice of every chunk column: a single thread
- * receiving n-1 times the payload is what limits a rebuild, and the node's ranks wait for it.
+ * receiving n-1 times the payload is what limits a rebuild, and the node's ranks wait for it. Under
+ * {@link L2Scheme#PARTNER} (as the survivors' manifests say) the rank files come from the copy on the right
+ * neighbour instead, one payload's worth, and the parity is a fresh copy of the left neighbour's payload.
  *
  * <p>One rebuilder is used by one thread at a time.
  */
@@ -41,6 +45,7 @@ public final class L2Rebuilder {
 
     private final L2Context context;
     private final List<XorCodec> codecs = new ArrayList<>();
+    private final List<PartnerCopy> copiers = new ArrayList<>();
 
     /** @param context a concluded context with the node list */
     public L2Rebuilder(L2Context context) {
@@ -88,17 +93,18 @@ public final class L2Rebuilder {
         try (IdleWatchdog watchdog = IdleWatchdog.start(context.ioTimeoutMillis(), context.log());
              SetConnections peers = SetConnections.open(set.names(), set.addresses(), self, context.secret(),
                      context.job(), context.connectTimeoutMillis(), watchdog)) {
-            ParityManifest reference = survivorsManifest(version, set, peers);
+            ParityManifest reference = survivorsManifest(version, set, peers, withParity);
             XorSetLayout layout = reference.layout();
             PayloadTable table = reference.tables().get(self);
             boolean created = !Files.isDirectory(l1.versionDirectory(version));
             l1.createVersion(version);
             boolean done = false;
             try {
-                OptionalInt parityCrc = restore(l1, version, set, layout, table, peers, watchdog, withParity);
+                OptionalInt parityCrc = restore(l1, version, set, reference, peers, watchdog, withParity);
                 if (parityCrc.isPresent()) {
-                    ParityWork.publishManifest(l1, new ParityManifest(context.job(), version, set.setId(), self,
-                            set.names(), reference.tables(), layout.chunkSize(), parityCrc.getAsInt()));
+                    ParityWork.publishManifest(l1, new ParityManifest(reference.scheme(), context.job(), version,
+                            set.setId(), self, set.names(), reference.tables(), layout.chunkSize(),
+                            parityCrc.getAsInt()));
                 }
                 done = true;
             } finally {
@@ -107,17 +113,20 @@ public final class L2Rebuilder {
                 }
             }
             return new RebuildResult(version, set, table.ranks(), table.payloadSize(),
-                    withParity ? layout.chunkSize() : 0, System.nanoTime() - started);
+                    withParity ? reference.scheme().paritySize(layout, self) : 0, System.nanoTime() - started);
         }
     }
 
     /**
-     * Fetches every survivor's parity manifest and checks they describe the same set; a survivor without one counts
-     * as lost.
+     * Fetches every reachable survivor's parity manifest and checks they describe the same set. Which survivors must
+     * have one depends on the scheme they name: under XOR all of them (a survivor without one counts as lost), under
+     * PARTNER the right neighbour, which holds this node's copy, and for the parity also the left neighbour, whose
+     * payload this node copies.
      */
-    private ParityManifest survivorsManifest(long version, XorSetMembership set, SetConnections peers)
-            throws IOException {
+    private ParityManifest survivorsManifest(long version, XorSetMembership set, SetConnections peers,
+                                             boolean withParity) throws IOException {
         ParityManifest[] manifests = new ParityManifest[set.size()];
+        ParityManifest reference = null;
         for (int m = 0; m < set.size(); m++) {
             if (m == set.member() || peers.get(m) == null) {
                 continue;
@@ -131,23 +140,25 @@ public final class L2Rebuilder {
                             + manifest.member() + " of " + manifest.setSize() + " version=" + manifest.version());
                 }
                 manifests[m] = manifest;
+                reference = reference == null ? manifest : reference;
             } catch (IOException e) {
                 peers.fail(m, e.getMessage());
             }
         }
+        List<Integer> needed = reference == null ? List.of() : needed(reference.scheme(), set, withParity);
         List<String> lost = new ArrayList<>();
-        ParityManifest reference = null;
         for (int m = 0; m < set.size(); m++) {
             if (m == set.member()) {
                 lost.add(m + " (this node)");
-            } else if (manifests[m] == null) {
+            } else if (manifests[m] == null && (reference == null || needed.contains(m))) {
                 lost.add(m + " (" + set.names().get(m) + ": " + peers.failure(m) + ")");
-            } else if (reference == null) {
-                reference = manifests[m];
             }
         }
-        if (lost.size() > 1) {
-            throw unrecoverable(version, set, lost.size() + " members lost: " + lost);
+        if (reference == null || lost.size() > 1) {
+            String scheme = reference == null ? "" : reference.scheme() == L2Scheme.PARTNER
+                    ? " (partner scheme: this node's copy is on member " + L2Scheme.partnerOf(set.member(), set.size())
+                    + ")" : "";
+            throw unrecoverable(version, set, lost.size() + " members lost" + scheme + ": " + lost);
         }
         for (ParityManifest manifest : manifests) {
             String difference = manifest == null ? null : reference.differenceFrom(manifest);
@@ -159,39 +170,52 @@ public final class L2Rebuilder {
         return reference;
     }
 
+    /** @return the survivors a rebuild under {@code scheme} reads from */
+    private static List<Integer> needed(L2Scheme scheme, XorSetMembership set, boolean withParity) {
+        int self = set.member();
+        if (scheme == L2Scheme.XOR) {
+            List<Integer> others = new ArrayList<>();
+            for (int m = 0; m < set.size(); m++) {
+                if (m != self) {
+                    others.add(m);
+                }
+            }
+            return others;
+        }
+        int right = L2Scheme.partnerOf(self, set.size());
+        int left = L2Scheme.copiedFrom(self, set.size());
+        return withParity && left != right ? List.of(right, left) : List.of(right);
+    }
+
     /**
      * Rebuilds the rank files and, if asked, this node's parity, publishing them only if every file checks out. Each
-     * worker takes one {@link ColumnRange} of every chunk, with a codec and connections of its own.
+     * worker takes one {@link ColumnRange} of the work (of every chunk under XOR, of the copied payloads under
+     * PARTNER), with a codec and connections of its own.
      *
      * @return the parity's CRC32C, or empty without parity
      */
-    private OptionalInt restore(CheckpointDirectory l1, long version, XorSetMembership set, XorSetLayout layout,
-                                PayloadTable table, SetConnections peers, IdleWatchdog watchdog, boolean withParity)
-            throws IOException {
-        List<ColumnRange> shares = ColumnRange.split(layout, context.rebuildWorkers(), MIN_SHARE_BYTES);
+    private OptionalInt restore(CheckpointDirectory l1, long version, XorSetMembership set,
+                                ParityManifest reference, SetConnections peers, IdleWatchdog watchdog,
+                                boolean withParity) throws IOException {
+        XorSetLayout layout = reference.layout();
+        PayloadTable table = reference.tables().get(set.member());
+        List<Integer> needed = needed(reference.scheme(), set, withParity);
         List<SetConnections> connections = new ArrayList<>(List.of(peers));
         try (RankFileSplitter files = new RankFileSplitter(l1, version, table);
              PartialFile parityOut = withParity ? new PartialFile(ParityFiles.parity(l1, version)) : null) {
+            SliceSink parity = parityOut == null ? null : parityOut::writeAt;
+            RebuildWork work = reference.scheme() == L2Scheme.XOR
+                    ? xorWork(layout, set.member(), version, files, parity)
+                    : partnerWork(layout, set.member(), version, files, parity);
             try {
-                while (connections.size() < shares.size()) {
-                    SetConnections more = SetConnections.open(set.names(), set.addresses(), set.member(),
+                while (connections.size() < work.workers()) {
+                    SetConnections more = SetConnections.open(set.names(), set.addresses(), needed::contains,
                             context.secret(), context.job(), context.connectTimeoutMillis(), watchdog);
                     connections.add(more);
                     more.requireAll("cannot open rebuild connections to the survivors");
                 }
-                ParallelWorkers.run("l2-rebuild", shares.size(), worker -> {
-                    ColumnRange share = shares.get(worker);
-                    SetConnections mine = connections.get(worker);
-                    PayloadSource[] data = ParityWork.remoteSources(mine, set.member(), WireLayout.PAYLOAD_RANGE,
-                            version, layout, context.windowBytes(), share);
-                    PayloadSource[] parity = ParityWork.remoteSources(mine, set.member(), WireLayout.PARITY_RANGE,
-                            version, layout, context.windowBytes(), share);
-                    XorCodec codec = codec(worker);
-                    codec.rebuildData(layout, set.member(), data, parity, share, files);
-                    if (parityOut != null) {
-                        codec.encodeParity(layout, set.member(), data, share, parityOut::writeAt);
-                    }
-                }, () -> connections.forEach(SetConnections::close));
+                ParallelWorkers.run("l2-rebuild", work.workers(), worker -> work.run(worker,
+                        connections.get(worker)), () -> connections.forEach(SetConnections::close));
             } finally {
                 connections.subList(1, connections.size()).forEach(SetConnections::close);
             }
@@ -209,6 +233,73 @@ public final class L2Rebuilder {
         }
     }
 
+    /** A rebuild split among workers: how many, and what worker {@code w} does over its own connections. */
+    private interface RebuildWork {
+        int workers();
+
+        void run(int worker, SetConnections connections) throws IOException;
+    }
+
+    /** XOR: each worker rebuilds one column range of every chunk from the survivors' data and parity. */
+    private RebuildWork xorWork(XorSetLayout layout, int self, long version, SliceSink files, SliceSink parity) {
+        List<ColumnRange> shares = ColumnRange.split(layout, context.rebuildWorkers(), MIN_SHARE_BYTES);
+        return new RebuildWork() {
+            @Override
+            public int workers() {
+                return shares.size();
+            }
+
+            @Override
+            public void run(int worker, SetConnections mine) throws IOException {
+                ColumnRange share = shares.get(worker);
+                PayloadSource[] data = ParityWork.remoteSources(mine, self, WireLayout.PAYLOAD_RANGE, version,
+                        layout, context.windowBytes(), share);
+                PayloadSource[] parityChunks = ParityWork.remoteSources(mine, self, WireLayout.PARITY_RANGE,
+                        version, layout, context.windowBytes(), share);
+                XorCodec codec = codec(worker);
+                codec.rebuildData(layout, self, data, parityChunks, share, files);
+                if (parity != null) {
+                    codec.encodeParity(layout, self, data, share, parity);
+                }
+            }
+        };
+    }
+
+    /**
+     * PARTNER: each worker fetches one range of this node's copy from the right neighbour and, for the parity, one
+     * range of the left neighbour's payload.
+     */
+    private RebuildWork partnerWork(XorSetLayout layout, int self, long version, SliceSink files, SliceSink parity) {
+        int right = L2Scheme.partnerOf(self, layout.setSize());
+        int left = L2Scheme.copiedFrom(self, layout.setSize());
+        long size = layout.payloadSize(self);
+        long leftSize = layout.payloadSize(left);
+        List<ColumnRange> dataShares = ColumnRange.split(size, context.rebuildWorkers(), MIN_SHARE_BYTES);
+        List<ColumnRange> parityShares = parity == null ? List.of()
+                : ColumnRange.split(leftSize, context.rebuildWorkers(), MIN_SHARE_BYTES);
+        return new RebuildWork() {
+            @Override
+            public int workers() {
+                return Math.max(dataShares.size(), parityShares.size());
+            }
+
+            @Override
+            public void run(int worker, SetConnections mine) throws IOException {
+                PartnerCopy copier = copier(worker);
+                if (worker < dataShares.size()) {
+                    ColumnRange share = dataShares.get(worker);
+                    copier.copy(ParityWork.remoteCopySource(mine, right, WireLayout.PARITY_RANGE, version, size,
+                            context.windowBytes(), share.end()), share, files);
+                }
+                if (worker < parityShares.size()) {
+                    ColumnRange share = parityShares.get(worker);
+                    copier.copy(ParityWork.remoteCopySource(mine, left, WireLayout.PAYLOAD_RANGE, version, leftSize,
+                            context.windowBytes(), share.end()), share, parity);
+                }
+            }
+        };
+    }
+
     /** @return worker {@code worker}'s codec, kept for later rebuilds (each holds two native slices) */
     private XorCodec codec(int worker) {
         synchronized (codecs) {
@@ -216,6 +307,16 @@ public final class L2Rebuilder {
                 codecs.add(new XorCodec());
             }
             return codecs.get(worker);
+        }
+    }
+
+    /** @return worker {@code worker}'s copier, kept for later rebuilds */
+    private PartnerCopy copier(int worker) {
+        synchronized (copiers) {
+            while (copiers.size() <= worker) {
+                copiers.add(new PartnerCopy());
+            }
+            return copiers.get(worker);
         }
     }
 

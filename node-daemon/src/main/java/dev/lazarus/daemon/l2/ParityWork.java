@@ -38,6 +38,20 @@ final class ParityWork {
         return sources;
     }
 
+    /**
+     * @param type     {@link WireLayout#PAYLOAD_RANGE} (a member's payload) or {@link WireLayout#PARITY_RANGE} (its
+     *                 partner copy)
+     * @param size     bytes of that file
+     * @param rangeEnd where the reader's share ends: windows stop there
+     * @return one member's file as a source read front to back in windows, for {@link PartnerCopy}
+     */
+    static PayloadSource remoteCopySource(SetConnections peers, int member, byte type, long version, long size,
+                                          long windowBytes, long rangeEnd) {
+        // One chunk spanning the file, so that a window never runs past the share into a neighbour worker's bytes.
+        return new RemotePayloadSource(peers.get(member), type, version, size, size, windowBytes,
+                Math.min(rangeEnd, size));
+    }
+
     /** Writes this member's parity manifest atomically, after its parity: it is what marks the parity complete. */
     static void publishManifest(CheckpointDirectory l1, ParityManifest manifest) throws IOException {
         SecureFiles.writeAtomically(ParityFiles.manifest(l1, manifest.version()), manifest.encode());

@@ -33,10 +33,20 @@ public record ColumnRange(long begin, long end) {
      * @return one range at least (empty when the chunk is), in order, covering the chunk exactly
      */
     public static List<ColumnRange> split(XorSetLayout layout, int parts, long unit) {
-        if (parts < 1 || unit <= 0 || unit % XorSetLayout.CHUNK_ALIGNMENT != 0) {
-            throw new IllegalArgumentException("cannot split columns: parts=" + parts + " unit=" + unit);
+        return split(layout.chunkSize(), parts, unit);
+    }
+
+    /**
+     * Splits {@code [0, chunk)} as {@link #split(XorSetLayout, int, long)} splits a layout's chunk: for work on one
+     * stream of bytes that several workers share, such as copying a whole payload.
+     *
+     * @param chunk bytes to split, 0 or more
+     */
+    public static List<ColumnRange> split(long chunk, int parts, long unit) {
+        if (parts < 1 || unit <= 0 || unit % XorSetLayout.CHUNK_ALIGNMENT != 0 || chunk < 0) {
+            throw new IllegalArgumentException("cannot split columns: parts=" + parts + " unit=" + unit + " chunk="
+                    + chunk);
         }
-        long chunk = layout.chunkSize();
         long units = (chunk + unit - 1) / unit;
         int count = (int) Math.max(1, Math.min(parts, units));
         List<ColumnRange> ranges = new ArrayList<>(count);

@@ -11,9 +11,10 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntPredicate;
 
 /**
- * Authenticated connections to the members of one XOR set, opened in parallel; a member that cannot be reached is
+ * Authenticated connections to the members of one L2 set, opened in parallel; a member that cannot be reached is
  * recorded with its reason rather than thrown, so the caller can tell one lost member from two.
  */
 public final class SetConnections implements AutoCloseable {
@@ -32,6 +33,15 @@ public final class SetConnections implements AutoCloseable {
      */
     public static SetConnections open(List<String> names, List<InetSocketAddress> addresses, int skip,
                                       JobSecret secret, String job, int connectMillis, IdleWatchdog watchdog) {
+        return open(names, addresses, m -> m != skip, secret, job, connectMillis, watchdog);
+    }
+
+    /**
+     * @param wanted which members to connect to; the others are neither connected nor failed
+     * @see #open(List, List, int, JobSecret, String, int, IdleWatchdog)
+     */
+    public static SetConnections open(List<String> names, List<InetSocketAddress> addresses, IntPredicate wanted,
+                                      JobSecret secret, String job, int connectMillis, IdleWatchdog watchdog) {
         int n = names.size();
         PeerConnection[] connections = new PeerConnection[n];
         String[] failures = new String[n];
@@ -39,7 +49,7 @@ public final class SetConnections implements AutoCloseable {
             List<Future<PeerConnection>> pending = new java.util.ArrayList<>(n);
             for (int m = 0; m < n; m++) {
                 int member = m;
-                pending.add(m == skip ? null : executor.submit(() -> PeerConnection.open(addresses.get(member),
+                pending.add(!wanted.test(m) ? null : executor.submit(() -> PeerConnection.open(addresses.get(member),
                         names.get(member), secret, job, connectMillis, watchdog)));
             }
             for (int m = 0; m < n; m++) {

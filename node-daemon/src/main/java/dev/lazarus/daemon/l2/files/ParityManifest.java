@@ -15,27 +15,30 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.zip.CRC32C;
 
 /**
- * What one member of an XOR set stores beside its parity for one version ({@link ParityManifestLayout}). Every member's
+ * What one member of an L2 set stores beside its parity for one version ({@link ParityManifestLayout}). Every member's
  * copy holds the whole set's tables, so any survivor's copy tells a replacement node its lost files.
  *
+ * @param scheme    how the set protects its members: the parity file is an XOR chunk or a partner copy
  * @param job       the job id
  * @param version   the checkpoint version
  * @param setId     which set of the node list this is
  * @param member    this member's index in the set
  * @param addresses the members' addresses (host:port) when encoded, by set index; informational only
  * @param tables    every member's payload table, by set index
- * @param chunkSize the layout's chunk size, which is also this member's parity size
+ * @param chunkSize the XOR layout's chunk size, which is this member's parity size under {@link L2Scheme#XOR}
  * @param parityCrc CRC32C of this member's parity file
  */
-public record ParityManifest(String job, long version, int setId, int member, List<String> addresses,
-                             List<PayloadTable> tables, long chunkSize, int parityCrc) {
+public record ParityManifest(L2Scheme scheme, String job, long version, int setId, int member,
+                             List<String> addresses, List<PayloadTable> tables, long chunkSize, int parityCrc) {
 
     /** @throws IllegalArgumentException if a field is out of range or the chunk size does not follow the sizes */
     public ParityManifest {
         RankManifest.checkJob(job);
+        Objects.requireNonNull(scheme, "scheme");
         addresses = List.copyOf(addresses);
         tables = List.copyOf(tables);
         if (version < 0 || setId < 0 || addresses.size() != tables.size()) {
@@ -68,10 +71,21 @@ public record ParityManifest(String job, long version, int setId, int member, Li
     }
 
     /**
+     * @return the size of this member's parity file: the chunk size under {@link L2Scheme#XOR}, the left neighbour's
+     *         payload size under {@link L2Scheme#PARTNER}
+     */
+    public long paritySize() {
+        return scheme.paritySize(layout(), member);
+    }
+
+    /**
      * @return null if {@code other} describes the same set and payloads (the member index, addresses and parity CRC
      *         may differ), else what differs
      */
     public String differenceFrom(ParityManifest other) {
+        if (scheme != other.scheme) {
+            return "scheme " + scheme.label() + " vs " + other.scheme.label();
+        }
         if (!job.equals(other.job) || version != other.version || setId != other.setId) {
             return "job/version/set " + job + "/" + version + "/" + setId + " vs " + other.job + "/"
                     + other.version + "/" + other.setId;
@@ -97,7 +111,7 @@ public record ParityManifest(String job, long version, int setId, int member, Li
         ByteBuffer out = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
         out.putLong(MAGIC).putInt(FORMAT).putInt(length).putLong(version).putInt(setId)
                 .putShort((short) setSize()).putShort((short) member).putShort((short) jobBytes.length)
-                .putShort((short) 0).putInt(parityCrc).putLong(chunkSize).put(jobBytes);
+                .putShort((short) scheme.code()).putInt(parityCrc).putLong(chunkSize).put(jobBytes);
         for (int m = 0; m < setSize(); m++) {
             byte[] address = addresses.get(m).getBytes(StandardCharsets.US_ASCII);
             out.putShort((short) address.length).put(address);
@@ -164,6 +178,7 @@ public record ParityManifest(String job, long version, int setId, int member, Li
         int setSize = Short.toUnsignedInt(in.getShort(SET_SIZE_OFFSET));
         int member = Short.toUnsignedInt(in.getShort(MEMBER_OFFSET));
         int jobLength = Short.toUnsignedInt(in.getShort(JOB_LENGTH_OFFSET));
+        int schemeCode = Short.toUnsignedInt(in.getShort(SCHEME_OFFSET));
         int parityCrc = in.getInt(PARITY_CRC_OFFSET);
         long chunkSize = in.getLong(CHUNK_SIZE_OFFSET);
         if (setSize < XorSetLayout.MIN_SET_SIZE || setSize > XorSetLayout.MAX_SET_SIZE || member >= setSize) {
@@ -171,6 +186,10 @@ public record ParityManifest(String job, long version, int setId, int member, Li
         }
         if (jobLength < 1 || jobLength > 64) {
             throw corrupt(what, "job length=" + jobLength + " invalid");
+        }
+        L2Scheme scheme = L2Scheme.ofCode(schemeCode);
+        if (scheme == null) {
+            throw corrupt(what, "scheme=" + schemeCode + " unknown");
         }
         in.position(HEADER_BYTES);
         String job = ascii(in, jobLength);
@@ -188,7 +207,8 @@ public record ParityManifest(String job, long version, int setId, int member, Li
             throw corrupt(what, in.remaining() + " bytes after the last member");
         }
         try {
-            return new ParityManifest(job, version, setId, member, addresses, tables, chunkSize, parityCrc);
+            return new ParityManifest(scheme, job, version, setId, member, addresses, tables, chunkSize,
+                    parityCrc);
         } catch (IllegalArgumentException e) {
             throw corrupt(what, e.getMessage());
         }

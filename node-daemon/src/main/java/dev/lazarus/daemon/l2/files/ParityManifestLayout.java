@@ -2,20 +2,23 @@ package dev.lazarus.daemon.l2.files;
 
 /**
  * Byte layout of a parity manifest ({@code l2-parity.manifest} in a version's L1 directory), little-endian like the
- * rank manifests. It describes the XOR set the parity beside it ({@code l2-parity.xor}) belongs to, completely enough
- * that any one survivor's copy lets a replacement node rebuild a lost member: the members, every member's payload
- * size and file table (rank, kind, size, CRC32C of each file), and the CRC32C of this member's parity. It is written
- * last and atomically, so parity without a manifest is an unfinished encode.
+ * rank manifests. It describes the set the redundancy file beside it ({@code l2-parity.xor}: an XOR parity chunk, or
+ * under {@link L2Scheme#PARTNER} a copy of the left neighbour's payload) belongs to, completely enough that a
+ * survivor's copy lets a replacement node rebuild a lost member: the scheme, the members, every member's payload size
+ * and file table (rank, kind, size, CRC32C of each file), and the CRC32C of this member's redundancy file. It is
+ * written last and atomically, so parity without a manifest is an unfinished encode.
  *
  * <pre>
  *  0        8        12       16                24       28       30       32       34       36       40
  *  +--------+--------+--------+-----------------+--------+--------+--------+--------+--------+--------+
- *  | magic  | format | total  | version u64     | set id | set    | member | job    | 0 u16  | parity |
- *  | 8 B    | u32    | length |                 | u32    | size n | index  | length |        | CRC32C |
+ *  | magic  | format | total  | version u64     | set id | set    | member | job    | scheme | parity |
+ *  | 8 B    | u32    | length |                 | u32    | size n | index  | length | u16    | CRC32C |
  *  |        |        | u32    |                 |        | u16    | u16    | u16    |        | u32    |
  *  +--------+--------+--------+-----------------+--------+--------+--------+--------+--------+--------+
  *  40                48
- *  | chunk size u64  | job id (job length bytes, ASCII)
+ *  | chunk size u64  | job id (job length bytes, ASCII)       scheme: 0 XOR, 1 PARTNER (L2Scheme.code)
+ *  |  (of the XOR    |
+ *  |   layout)       |
  *  +-----------------+ then n members, in set order:
  *                    |   u16 address length | address (ASCII host:port, informational) | file table
  *                    u32 CRC32C of every byte before it (the manifest's last 4 bytes)
@@ -43,6 +46,7 @@ public final class ParityManifestLayout {
     public static final int SET_SIZE_OFFSET = 28;
     public static final int MEMBER_OFFSET = 30;
     public static final int JOB_LENGTH_OFFSET = 32;
+    public static final int SCHEME_OFFSET = 34;
     public static final int PARITY_CRC_OFFSET = 36;
     public static final int CHUNK_SIZE_OFFSET = 40;
     public static final int HEADER_BYTES = 48;

@@ -77,8 +77,8 @@ public record ParityStatus(ParityManifest manifest, String problem) {
         } catch (NoSuchFileException e) {
             return parity + ": missing";
         }
-        if (size != manifest.chunkSize()) {
-            return parity + ": size=" + size + " but the manifest says " + manifest.chunkSize();
+        if (size != manifest.paritySize()) {
+            return parity + ": size=" + size + " but the manifest says " + manifest.paritySize();
         }
         return checkCrc && crc32c(parity) != manifest.parityCrc() ? parity + ": checksum mismatch" : null;
     }

@@ -25,11 +25,15 @@ class ParityManifestTest {
     }
 
     private static ParityManifest manifest() {
+        return manifest(L2Scheme.XOR);
+    }
+
+    private static ParityManifest manifest(L2Scheme scheme) {
         List<PayloadTable> tables = List.of(table(0, 300, 5000, 310, 7000), table(2, 290, 100_000, 300, 0),
                 table(4, 400, 12_345));
         long chunk = XorSetLayout.of(12_610, 100_590, 12_745).chunkSize();
-        return new ParityManifest("job-1", 42, 3, 1, List.of("10.0.0.1:7000", "10.0.0.2:7000", "[::1]:7000"), tables,
-                chunk, 0xCAFE);
+        return new ParityManifest(scheme, "job-1", 42, 3, 1, List.of("10.0.0.1:7000", "10.0.0.2:7000", "[::1]:7000"),
+                tables, chunk, 0xCAFE);
     }
 
     @Test
@@ -40,6 +44,30 @@ class ParityManifestTest {
         assertEquals(100_590, decoded.layout().payloadSize(1));
         assertEquals(List.of(2, 3), decoded.tables().get(1).ranks());
         assertEquals(null, manifest.differenceFrom(decoded));
+        assertEquals(L2Scheme.XOR, decoded.scheme());
+        assertEquals(decoded.chunkSize(), decoded.paritySize());
+    }
+
+    /** Member 1 of a partner set stores member 0's payload: 300 + 5000 + 310 + 7000 bytes. */
+    @Test
+    void aPartnerManifestRoundTripsAndItsParityIsTheLeftNeighboursPayload() throws CorruptCheckpointException {
+        ParityManifest partner = manifest(L2Scheme.PARTNER);
+        byte[] bytes = partner.encode();
+        assertEquals(1, ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN)
+                .getShort(ParityManifestLayout.SCHEME_OFFSET));
+        ParityManifest decoded = ParityManifest.decode(bytes, "test");
+        assertEquals(partner, decoded);
+        assertEquals(12_610, decoded.paritySize());
+        assertEquals("scheme partner vs xor", decoded.differenceFrom(manifest()));
+    }
+
+    @Test
+    void anUnknownSchemeIsRejected() {
+        byte[] bytes = manifest().encode();
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putShort(ParityManifestLayout.SCHEME_OFFSET, (short) 7);
+        resign(bytes);
+        assertEquals("m: scheme=7 unknown", assertThrows(CorruptCheckpointException.class,
+                () -> ParityManifest.decode(bytes, "m")).getMessage());
     }
 
     @Test
@@ -94,8 +122,8 @@ class ParityManifestTest {
     @Test
     void addressesAreOneLineOfPrintableAscii() {
         ParityManifest good = manifest();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ParityManifest("job-1",
-                42, 3, 1, List.of("a:1", "b:1\nrm -rf /", "c:1"), good.tables(), good.chunkSize(), 0));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> new ParityManifest(L2Scheme.XOR,
+                "job-1", 42, 3, 1, List.of("a:1", "b:1\nrm -rf /", "c:1"), good.tables(), good.chunkSize(), 0));
         assertEquals("member address invalid, must be 1 to 255 printable ASCII characters: member=1", e.getMessage());
     }
 }
