@@ -5,6 +5,7 @@ import dev.lazarus.daemon.l2.L2Context;
 import dev.lazarus.daemon.l2.L2Encoder;
 import dev.lazarus.daemon.l2.L2Rebuilder;
 import dev.lazarus.daemon.l2.L2Server;
+import dev.lazarus.daemon.l2.files.L2Scheme;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -84,6 +85,7 @@ final class BenchMember {
         return new L2Context().job(L2Bench.required(options, "--job"))
                 .l1Root(Path.of(L2Bench.required(options, "--l1")))
                 .secretFile(Path.of(L2Bench.required(options, "--secret")))
+                .scheme(L2Scheme.parse(options.getOrDefault("--scheme", "xor")))
                 .log(line -> System.err.println(line));
     }
 

@@ -30,7 +30,7 @@ import java.util.SplittableRandom;
  * <pre>
  *   fill     --l1 DIR --job JOB --version V --world W --ranks R1,R2,... --bytes B1,B2,... [--seed S]
  *            write full rank checkpoints of V (random doubles) with the store's IncrementalCheckpointer
- *   member   --bind ADDR:PORT --self I --set-size N --l1 DIR --job JOB --secret FILE
+ *   member   --bind ADDR:PORT --self I --set-size N [--scheme xor|partner] --l1 DIR --job JOB --secret FILE
  *            a warm member process: serves L2 like {@code L2Main serve} and runs commands from stdin, answering
  *            each with one line on stdout ({@link BenchMember})
  * </pre>
