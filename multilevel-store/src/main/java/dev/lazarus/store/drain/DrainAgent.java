@@ -118,39 +118,29 @@ public final class DrainAgent implements Agent {
 
     @Override
     public int doWork() {
+        OneOff oneOff;
         long version;
         long ordinal;
-        OneOff oneOff;
         synchronized (this) {
             oneOff = oneOffs.pollFirst();
-            if (oneOff != null) {
-                draining = oneOff.version();
-            }
-        }
-        if (oneOff != null) {
-            try {
-                record(drainOne(oneOff.level(), oneOff.version(), oneOff.work()));
-            } finally {
-                synchronized (this) {
-                    draining = NONE;
-                    notifyAll();
-                }
-            }
-            return 1;
-        }
-        synchronized (this) {
-            if (pending == NONE) {
+            if (oneOff == null && pending == NONE) {
                 return 0;
             }
-            version = pending;
+            version = oneOff != null ? oneOff.version() : pending;
             ordinal = pendingOrdinal;
-            pending = NONE;
+            if (oneOff == null) {
+                pending = NONE;
+            }
             draining = version;
         }
         try {
-            for (DrainTarget target : targets) {
-                if (ordinal % target.every() == 0) {
-                    record(drainOne(target.level(), version, target::drain));
+            if (oneOff != null) {
+                record(drainOne(oneOff.level(), version, oneOff.work()));
+            } else {
+                for (DrainTarget target : targets) {
+                    if (ordinal % target.every() == 0) {
+                        record(drainOne(target.level(), version, target::drain));
+                    }
                 }
             }
         } finally {
