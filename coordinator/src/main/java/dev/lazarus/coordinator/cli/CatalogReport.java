@@ -7,6 +7,7 @@ import dev.lazarus.daemon.l2.files.ParityManifest;
 import dev.lazarus.daemon.l2.files.ParityStatus;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
+import dev.lazarus.store.format.PageFilter;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -26,8 +27,8 @@ final class CatalogReport {
     record Entry(String level, String job, VersionStatus status, ParityStatus l2) {
     }
 
-    /** level, job, version, state, ranks, kind, bytes, l2, problems */
-    private static final String ROW = "%-5s %-20s %8s %-10s %7s %-5s %10s %-12s  %s%n";
+    /** level, job, version, state, ranks, kind, pages, bytes, l2, problems */
+    private static final String ROW = "%-5s %-20s %8s %-10s %7s %-5s %-8s %10s %-12s  %s%n";
 
     private final List<Entry> entries = new ArrayList<>();
     private final boolean verified;
@@ -76,14 +77,18 @@ final class CatalogReport {
             out.println("no checkpoint versions found");
             return;
         }
-        out.printf(ROW, "level", "job", "version", "state", "ranks", "kind", "bytes", "l2", "problems");
+        out.printf(ROW, "level", "job", "version", "state", "ranks", "kind", "pages", "bytes", "l2", "problems");
         for (Entry e : entries) {
             VersionStatus s = e.status();
             String state = s.complete() ? (verified ? "verified" : "complete") : "incomplete";
             out.printf(ROW, e.level(), e.job(), s.version(), state,
                     s.ranksUsable().size() + "/" + (s.worldSize() == 0 ? "?" : s.worldSize()),
-                    s.full() ? "full" : "incr", bytes(s.bytes()), parityCell(e.l2()),
+                    s.full() ? "full" : "incr", pagesCell(s.pageFilter()), bytes(s.bytes()), parityCell(e.l2()),
                     String.join("; ", s.problems()));
+        }
+        if (entries.stream().anyMatch(e -> e.status().pageFilter() == PageFilter.ALL_PAGES)) {
+            out.println("pages all: the page pre-filter (userfaultfd + PAGEMAP_SCAN) was unavailable or off when the"
+                    + " version was written, so every page was hashed; the run's log says why");
         }
     }
 
@@ -102,6 +107,18 @@ final class CatalogReport {
         ParityManifest manifest = l2.manifest();
         return (manifest.scheme() == L2Scheme.XOR ? "parity " : "partner ") + manifest.member() + "/"
                 + manifest.setSize();
+    }
+
+    /**
+     * @return "tracked" (only pages the kernel saw written were hashed), "all" (the page pre-filter was unavailable or
+     *         off when the version was written: every page was hashed; the run's log says why) or "-" (not recorded)
+     */
+    static String pagesCell(PageFilter filter) {
+        return switch (filter) {
+            case TRACKED -> "tracked";
+            case ALL_PAGES -> "all";
+            case UNKNOWN -> "-";
+        };
     }
 
     String json() throws IOException {
@@ -127,6 +144,7 @@ final class CatalogReport {
                 json.writeEndArray();
                 json.writeBooleanField("full", s.full());
                 json.writeNumberField("bytes", s.bytes());
+                json.writeStringField("page_filter", s.pageFilter().label());
                 writeStrings(json, "problems", s.problems());
                 writeParity(json, e.l2());
                 json.writeEndObject();

@@ -15,6 +15,8 @@ import dev.lazarus.daemon.l2.files.PayloadTable;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.dirty.WrittenPageScanner;
+import dev.lazarus.store.dirty.WrittenPageScanners;
 import dev.lazarus.store.drain.ChainComposer;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
@@ -83,11 +85,39 @@ class CkptCommandTest {
         assertEquals(0, run.status(), run.err());
         String[] lines = run.out().strip().split("\n");
         // The PFS got version 2 alone, composed into a full checkpoint from the version 1 it increments.
-        assertEquals(5, lines.length, run.out());
-        assertTrue(lines[1].matches("L1 +heat +1 complete +2/2 full .*"), lines[1]);
-        assertTrue(lines[2].matches("L1 +heat +2 complete +2/2 incr .*"), lines[2]);
-        assertTrue(lines[3].matches("L1 +heat +3 complete +2/2 incr .*"), lines[3]);
-        assertTrue(lines[4].matches("L3 +heat +2 complete +2/2 full +\\S+ \\S+ +- *"), lines[4]);
+        // Written with the all-pages scanner: the pages column and a last line say every page was hashed.
+        assertEquals(6, lines.length, run.out());
+        assertTrue(lines[1].matches("L1 +heat +1 complete +2/2 full +all .*"), lines[1]);
+        assertTrue(lines[2].matches("L1 +heat +2 complete +2/2 incr +all .*"), lines[2]);
+        assertTrue(lines[3].matches("L1 +heat +3 complete +2/2 incr +all .*"), lines[3]);
+        assertTrue(lines[4].matches("L3 +heat +2 complete +2/2 full +all +\\S+ \\S+ +- *"), lines[4]);
+        assertTrue(lines[5].startsWith("pages all: the page pre-filter (userfaultfd + PAGEMAP_SCAN) was unavailable"),
+                lines[5]);
+    }
+
+    /** A version written with this machine's page pre-filter is listed as tracked when the kernel offers it. */
+    @Test
+    void theListSaysWhetherAVersionWasWrittenWithThePagePreFilter() throws IOException {
+        boolean precise = true;
+        for (int rank = 0; rank < 2; rank++) {
+            double[] u = new double[2048];
+            WrittenPageScanner scanner = WrittenPageScanners.open();
+            precise &= scanner.precise();
+            try (var ckpt = new IncrementalCheckpointer(l1, rank, 2, 512, 8, scanner)) {
+                ckpt.protect(new ProtectedRegion(new dev.lazarus.store.Variable("u", ElementType.DOUBLE,
+                        new long[] {32, 64}), MemorySegment.ofArray(u)));
+                ckpt.checkpoint(4);
+            }
+        }
+        Run run = lazarus("ckpt", "list", "--level", "l1", "--version", "4", "--json");
+        assertEquals(0, run.status(), run.err());
+        assertTrue(run.out().contains("\"page_filter\" : \"" + (precise ? "tracked" : "all_pages") + "\""),
+                run.out());
+        boolean tracked = precise;
+        Run table = lazarus("ckpt", "list", "--level", "l1", "--version", "4");
+        assertTrue(table.out().lines().anyMatch(l -> l.matches("L1 +heat +4 complete +2/2 full +"
+                + (tracked ? "tracked" : "all") + " .*")), table.out());
+        assertEquals(!tracked, table.out().contains("pages all: "), table.out());
     }
 
     @Test
@@ -138,7 +168,7 @@ class CkptCommandTest {
         Run clean = lazarus("ckpt", "verify", "--level", "l1");
         assertEquals(0, clean.status(), clean.out());
         assertTrue(clean.out().lines().anyMatch(
-                l -> l.matches("L1 +heat +3 verified +2/2 incr +\\S+ \\S+ +parity 0/2 +")), clean.out());
+                l -> l.matches("L1 +heat +3 verified +2/2 incr +all +\\S+ \\S+ +parity 0/2 +")), clean.out());
         assertTrue(clean.out().lines().anyMatch(l -> l.matches("L1 +heat +2 verified .* - +")), clean.out());
 
         Path parity = ParityFiles.parity(l1, 3);

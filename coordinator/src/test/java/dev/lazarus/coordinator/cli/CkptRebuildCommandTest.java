@@ -115,7 +115,7 @@ class CkptRebuildCommandTest {
     void listShowsEachNodesParityAndItsDamage() throws IOException {
         for (int node = 0; node < NODES; node++) {
             String row = list(node).lines().skip(1).findFirst().orElseThrow();
-            assertTrue(row.matches("L1 +job +1 incomplete +1/3 full +\\S+ \\S+ +parity " + node + "/3 +ranks .*"),
+            assertTrue(row.matches("L1 +job +1 incomplete +1/3 full +all +\\S+ \\S+ +parity " + node + "/3 +ranks .*"),
                     row);
         }
         assertTrue(list(2, "--json").contains("\"l2\" : {\n      \"state\" : \"parity\",\n      \"scheme\" : \"xor\",\n"

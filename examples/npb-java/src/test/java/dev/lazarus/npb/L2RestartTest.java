@@ -94,6 +94,7 @@ class L2RestartTest {
         PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
         assertThrows(Exception.class, () -> run(11, log));
         assertTrue(text.toString().contains("L2 on: node node0 is member 0 of XOR set 0 (3 nodes)"), text::toString);
+        assertTrue(text.toString().contains("rank 0: page tracking: "), text::toString);
         for (int node = 0; node < NODES; node++) {
             assertEquals(List.of(4L, 8L), l1(node).versions());
             assertTrue(Files.exists(ParityFiles.manifest(l1(node), 8)), "node " + node + " has parity of 8");

@@ -77,6 +77,10 @@ public final class Checkpoints implements AutoCloseable {
         this.l3 = settings.pfsDirectory().map(root -> new CheckpointDirectory(root, settings.jobId())).orElse(null);
         this.pfsRetention = new PfsRetention(l3, comm.rank(), settings.pfsKeep(), log);
         this.scanner = WrittenPageScanners.open();
+        // Rank 0 says what increments are built on; any rank without the pre-filter says why it hashes every page.
+        if (comm.rank() == 0 || !scanner.precise()) {
+            log.accept("rank " + comm.rank() + ": page tracking: " + scanner.description());
+        }
         this.checkpointer = new IncrementalCheckpointer(l1, comm.rank(), comm.size(), settings.blockSize(),
                 settings.fullEvery(), scanner);
         NodeMap nodes = NodeMap.gather(comm, settings.node());

@@ -26,6 +26,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 class CheckpointsTest {
     private final List<String> log = new ArrayList<>();
+    private final List<String> pageTracking = new ArrayList<>();
+
+    /** Collects the log, keeping the page-tracking line each open writes apart from the rest. */
+    private void log(String line) {
+        (line.contains(": page tracking: ") ? pageTracking : log).add(line);
+    }
 
     private static CheckpointSettings settings(Path dir, String... pairs) {
         Properties p = new Properties();
@@ -45,7 +51,7 @@ class CheckpointsTest {
         double[] atFour;
         double[] atTwo = null;
         SingleRankComm comm = new SingleRankComm();
-        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, this::log)) {
             ckpt.protect("x", x);
             ckpt.protect("keys", keys);
             assertEquals(OptionalLong.empty(), ckpt.restart());
@@ -78,6 +84,7 @@ class CheckpointsTest {
         assertArrayEquals(atTwo, x);
         CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), "app");
         assertEquals(3, log.size(), log::toString);
+        assertTrue(pageTracking.getFirst().startsWith("rank 0: page tracking: "), pageTracking::toString);
         assertEquals("rank 0: restored version 4 from L3 after: " + l1.manifestFile(4, 0) + ": missing",
                 log.get(0));
         assertTrue(log.get(1).startsWith("rank 0: cannot restore version 4: " + l1.manifestFile(4, 0) + ": missing; "
@@ -92,7 +99,7 @@ class CheckpointsTest {
         CheckpointSettings s = settings(dir, CheckpointSettings.FULL_EVERY, "2", CheckpointSettings.PFS_DIR, "off");
         double[] x = new double[4096];
         SingleRankComm comm = new SingleRankComm();
-        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, this::log)) {
             ckpt.protect("x", x);
             for (int v = 1; v <= 5; v++) {
                 comm.send(new double[] {v, v}, 0, 2, 0, 9);
@@ -121,7 +128,7 @@ class CheckpointsTest {
                     Integer.toString(keep));
             CheckpointDirectory pfs = new CheckpointDirectory(run.resolve("pfs"), "app");
             double[] x = new double[4096];
-            try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, log::add)) {
+            try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, this::log)) {
                 ckpt.protect("x", x);
                 for (long v = 1; v <= 6; v++) {
                     x[(int) v] = v;
@@ -171,7 +178,7 @@ class CheckpointsTest {
 
     /** A fresh client protecting x and keys, as a relaunched job has, and its restart. */
     private OptionalLong restart(SingleRankComm comm, CheckpointSettings s, double[] x, int[] keys) {
-        try (Checkpoints ckpt = Checkpoints.open(comm, s, log::add)) {
+        try (Checkpoints ckpt = Checkpoints.open(comm, s, this::log)) {
             ckpt.protect("x", x);
             ckpt.protect("keys", keys);
             return ckpt.restart();

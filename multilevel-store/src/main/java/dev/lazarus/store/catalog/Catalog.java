@@ -1,5 +1,6 @@
 package dev.lazarus.store.catalog;
 
+import dev.lazarus.store.format.PageFilter;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.level.CheckpointDirectory;
@@ -46,6 +47,7 @@ public final class Catalog {
         int worldSize = 0;
         boolean full = true;
         long bytes = 0;
+        List<PageFilter> filters = new ArrayList<>();
         for (int rank : present) {
             bytes += size(directory.manifestFile(version, rank)) + size(directory.dataFile(version, rank));
             try {
@@ -61,6 +63,7 @@ public final class Catalog {
                     continue;
                 }
                 full &= newest.full();
+                filters.add(newest.pageFilter());
                 usable.add(rank);
             } catch (IOException e) {
                 problems.add("rank " + rank + ": " + e.getMessage());
@@ -76,7 +79,8 @@ public final class Catalog {
         if (!missing.isEmpty()) {
             problems.add("ranks " + missing + " have no manifest");
         }
-        return new VersionStatus(version, worldSize, usable, full && !usable.isEmpty(), bytes, problems, verifyData);
+        return new VersionStatus(version, worldSize, usable, full && !usable.isEmpty(), bytes, problems, verifyData,
+                PageFilter.of(filters));
     }
 
     /**

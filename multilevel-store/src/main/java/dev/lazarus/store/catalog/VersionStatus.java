@@ -1,5 +1,7 @@
 package dev.lazarus.store.catalog;
 
+import dev.lazarus.store.format.PageFilter;
+
 import java.util.List;
 
 /**
@@ -12,9 +14,10 @@ import java.util.List;
  * @param bytes         data and manifest bytes of this version's own files (not its chain's)
  * @param problems      one line per damaged or missing part, with the reason
  * @param dataVerified  true if chunk checksums were checked, not just manifests
+ * @param pageFilter    whether the usable ranks' writers had the page pre-filter ({@link PageFilter#of})
  */
 public record VersionStatus(long version, int worldSize, List<Integer> ranksUsable, boolean full, long bytes,
-                            List<String> problems, boolean dataVerified) {
+                            List<String> problems, boolean dataVerified, PageFilter pageFilter) {
 
     public VersionStatus {
         ranksUsable = List.copyOf(ranksUsable);

@@ -5,6 +5,7 @@ import dev.lazarus.store.format.DataFileReader;
 import dev.lazarus.store.format.DataFileWriter;
 import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.format.ManifestLayout;
+import dev.lazarus.store.format.PageFilter;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.level.CheckpointDirectory;
@@ -65,8 +66,10 @@ public final class ChainComposer {
                 composeVariable(chain, readers, variable, out);
             }
             out.force();
+            // The composed checkpoint is as good as its links: all pages hashed if any link hashed them.
             RankManifest full = new RankManifest(newest.job(), rank, newest.worldSize(), version,
-                    ManifestLayout.NO_PARENT, newest.blockSize(), newest.variables(), out.chunks());
+                    ManifestLayout.NO_PARENT, newest.blockSize(), newest.variables(), out.chunks(),
+                    PageFilter.of(chain.stream().map(RankManifest::pageFilter).toList()));
             return full.dataLength() + ManifestFiles.publish(target.manifestFile(version, rank), full);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(data);

@@ -12,6 +12,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
@@ -29,13 +30,14 @@ import java.util.zip.CRC32C;
  * @param chunks        the data file's chunks, contiguous from offset 0
  */
 public record RankManifest(String job, int rank, int worldSize, long version, long parentVersion, int blockSize,
-                           List<Variable> variables, ChunkTable chunks) {
+                           List<Variable> variables, ChunkTable chunks, PageFilter pageFilter) {
     private static final Pattern JOB = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     /** Largest world size accepted from a file. */
     public static final int MAX_WORLD = 1 << 24;
 
     public RankManifest {
         variables = List.copyOf(variables);
+        Objects.requireNonNull(pageFilter, "pageFilter");
     }
 
     /** @return true for a full checkpoint, false for an increment */
@@ -65,7 +67,7 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
         ByteBuffer out = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
         out.putLong(MAGIC).putInt(FORMAT).putInt(length).putInt(rank).putInt(worldSize).putLong(version)
                 .putLong(parentVersion).putInt(blockSize).putShort((short) jobBytes.length)
-                .putShort((short) variables.size()).putInt(chunks.size()).putInt(0).putLong(dataLength())
+                .putShort((short) variables.size()).putInt(chunks.size()).putInt(pageFilter.code()).putLong(dataLength())
                 .put(jobBytes);
         for (Variable v : variables) {
             byte[] name = v.name().getBytes(StandardCharsets.US_ASCII);
@@ -137,6 +139,10 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
             int variableCount = Short.toUnsignedInt(in.getShort(VARIABLE_COUNT_OFFSET));
             long chunkCount = Integer.toUnsignedLong(in.getInt(CHUNK_COUNT_OFFSET));
             long dataLength = in.getLong(DATA_LENGTH_OFFSET);
+            PageFilter pageFilter = PageFilter.ofCode(in.getInt(PAGE_FILTER_OFFSET));
+            if (pageFilter == null) {
+                throw corrupt(what, "page filter=" + in.getInt(PAGE_FILTER_OFFSET) + " unknown");
+            }
             // Messages are built only on failure: the checks below run for every variable and chunk.
             if (!(world >= 1 && world <= MAX_WORLD && rank >= 0 && rank < world)) {
                 throw corrupt(what, "rank=" + rank + " world=" + world + " invalid");
@@ -167,7 +173,7 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
             if (chunkBytes != dataLength) {
                 throw corrupt(what, "data length=" + dataLength + " but chunks hold " + chunkBytes);
             }
-            return new RankManifest(job, rank, world, version, parent, blockSize, variables, chunks);
+            return new RankManifest(job, rank, world, version, parent, blockSize, variables, chunks, pageFilter);
         }
 
         private Variable variable() throws CorruptCheckpointException {

@@ -7,6 +7,7 @@ import dev.lazarus.store.dirty.WrittenPageScanner;
 import dev.lazarus.store.format.DataFileWriter;
 import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.format.ManifestLayout;
+import dev.lazarus.store.format.PageFilter;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.level.CheckpointDirectory;
 
@@ -234,7 +235,7 @@ public final class IncrementalCheckpointer implements AutoCloseable {
             }
             data.force();
             RankManifest manifest = new RankManifest(directory.job(), rank, worldSize, version, parent, blockSize,
-                    variables, data.chunks());
+                    variables, data.chunks(), scanner.precise() ? PageFilter.TRACKED : PageFilter.ALL_PAGES);
             return new Written(manifest, ManifestFiles.publish(directory.manifestFile(version, rank), manifest));
         }
     }

@@ -29,7 +29,7 @@ class RankManifestTest {
         chunks.add(1, 512, 1024, 4096, 0x5678);
         List<Variable> variables = List.of(new Variable("x", ElementType.DOUBLE, new long[] {4, 128}),
                 Variable.vector("keys", ElementType.INT, 1000));
-        return new RankManifest("job-1", 3, 8, 42, 41, 512, variables, chunks);
+        return new RankManifest("job-1", 3, 8, 42, 41, 512, variables, chunks, PageFilter.TRACKED);
     }
 
     @Test
@@ -49,6 +49,23 @@ class RankManifestTest {
         assertEquals(4096, decoded.chunks().dataOffset(1));
         assertEquals(0x5678, decoded.chunks().crc(1));
         assertEquals(5120, decoded.dataLength());
+        assertEquals(PageFilter.TRACKED, decoded.pageFilter());
+    }
+
+    /** The field was zero before it was the page filter: such manifests read as unknown; other values fail. */
+    @Test
+    void thePageFilterReadsZeroAsUnknownAndRejectsUnknownCodes() throws Exception {
+        byte[] bytes = sample().encode();
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ManifestLayout.PAGE_FILTER_OFFSET, 0);
+        recrc(bytes);
+        assertEquals(PageFilter.UNKNOWN, RankManifest.decode(bytes, "m").pageFilter());
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putInt(ManifestLayout.PAGE_FILTER_OFFSET, 9);
+        recrc(bytes);
+        assertEquals("m: page filter=9 unknown", assertThrows(CorruptCheckpointException.class,
+                () -> RankManifest.decode(bytes, "m")).getMessage());
+        assertEquals(PageFilter.ALL_PAGES, PageFilter.of(List.of(PageFilter.TRACKED, PageFilter.ALL_PAGES)));
+        assertEquals(PageFilter.UNKNOWN, PageFilter.of(List.of(PageFilter.TRACKED, PageFilter.UNKNOWN)));
+        assertEquals(PageFilter.TRACKED, PageFilter.of(List.of(PageFilter.TRACKED, PageFilter.TRACKED)));
     }
 
     @Test
@@ -95,7 +112,7 @@ class RankManifestTest {
         ChunkTable chunks = new ChunkTable();
         chunks.add(0, 4000, 200, 0, 0);
         RankManifest bad = new RankManifest("j", 0, 1, 1, -1, 512, List.of(Variable.vector("v", ElementType.BYTE,
-                4096)), chunks);
+                4096)), chunks, PageFilter.ALL_PAGES);
         assertEquals("m: chunk 0 offset=4000 length=200 outside variable v",
                 assertThrows(CorruptCheckpointException.class, () -> RankManifest.decode(bad.encode(), "m"))
                         .getMessage());
