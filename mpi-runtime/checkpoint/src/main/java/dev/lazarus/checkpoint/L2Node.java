@@ -118,9 +118,9 @@ final class L2Node implements AutoCloseable {
         }
         L2Context work = context(settings, log).members(members).self(nodes.node(comm.rank())).conclude();
         XorSetMembership set = work.membership();
-        String kind = settings.l2Scheme() == L2Scheme.XOR ? "XOR" : "partner";
-        String state = !set.redundant() ? "L2 off for node " + name + ": its " + kind + " set " + set.setId()
-                + " has one node" : "L2 on: node " + name + " is member " + set.member() + " of " + kind + " set "
+        String kind = settings.l2Scheme().setName();
+        String state = !set.redundant() ? "L2 off for node " + name + ": its " + kind + " " + set.setId()
+                + " has one node" : "L2 on: node " + name + " is member " + set.member() + " of " + kind + " "
                 + set.setId() + " (" + set.size() + " nodes), every " + settings.l2Every() + " version(s)";
         return new L2Node(comm, nodes, l1, log, server, work, true, state);
     }
@@ -240,8 +240,8 @@ final class L2Node implements AutoCloseable {
         }
         parityOwed.addAll(rebuilt);
         log.accept("rank " + comm.rank() + ": node " + nodes.names().get(node) + " rebuilt versions "
-                + new TreeSet<>(rebuilt) + " from its " + (work.scheme() == L2Scheme.XOR ? "XOR" : "partner")
-                + " set; its parity of them follows in the background");
+                + new TreeSet<>(rebuilt) + " from its " + work.scheme().setName()
+                + "; its parity of them follows in the background");
         return null;
     }
 

@@ -60,6 +60,11 @@ public enum L2Scheme {
         return name().toLowerCase(Locale.ROOT);
     }
 
+    /** @return what reports call a set of this scheme: {@code XOR set}, {@code partner set} */
+    public String setName() {
+        return this == XOR ? "XOR set" : "partner set";
+    }
+
     /**
      * @return the size of member {@code member}'s parity file: the layout's chunk size under XOR, its left
      *         neighbour's payload size under PARTNER
