@@ -67,6 +67,11 @@ final class CatalogReport {
         return entries.stream().allMatch(e -> e.status().complete());
     }
 
+    /** @return true if no reported version is damaged (versions retention was pruning do not count) */
+    boolean noneDamaged() {
+        return entries.stream().noneMatch(e -> e.status().damaged());
+    }
+
     /** @return true if some version's L2 parity on this node is unusable */
     boolean anyParityDamaged() {
         return entries.stream().anyMatch(e -> e.l2().damaged());
@@ -80,7 +85,11 @@ final class CatalogReport {
         out.printf(ROW, "level", "job", "version", "state", "ranks", "kind", "pages", "bytes", "l2", "problems");
         for (Entry e : entries) {
             VersionStatus s = e.status();
-            String state = s.complete() ? (verified ? "verified" : "complete") : "incomplete";
+            String state = s.retired() ? "pruning" : s.complete() ? (verified ? "verified" : "complete")
+                    : "incomplete";
+            if (s.unverified()) {
+                state += ",unverified";
+            }
             out.printf(ROW, e.level(), e.job(), s.version(), state,
                     s.ranksUsable().size() + "/" + (s.worldSize() == 0 ? "?" : s.worldSize()),
                     s.full() ? "full" : "incr", pagesCell(s.pageFilter()), bytes(s.bytes()), parityCell(e.l2()),
@@ -128,6 +137,7 @@ final class CatalogReport {
             json.writeStartObject();
             json.writeBooleanField("data_verified", verified);
             json.writeBooleanField("all_complete", allComplete());
+            json.writeBooleanField("none_damaged", noneDamaged());
             json.writeArrayFieldStart("versions");
             for (Entry e : entries) {
                 VersionStatus s = e.status();
@@ -136,6 +146,8 @@ final class CatalogReport {
                 json.writeStringField("job", e.job());
                 json.writeNumberField("version", s.version());
                 json.writeBooleanField("complete", s.complete());
+                json.writeBooleanField("retired", s.retired());
+                json.writeBooleanField("unverified", s.unverified());
                 json.writeNumberField("world_size", s.worldSize());
                 json.writeArrayFieldStart("ranks_usable");
                 for (int rank : s.ranksUsable()) {

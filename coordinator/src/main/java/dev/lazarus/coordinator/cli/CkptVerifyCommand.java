@@ -18,6 +18,6 @@ final class CkptVerifyCommand extends CatalogCommand {
 
     @Override
     int status(CatalogReport report) {
-        return report.allComplete() && !report.anyParityDamaged() ? 0 : 1;
+        return report.noneDamaged() && !report.anyParityDamaged() ? 0 : 1;
     }
 }

@@ -33,6 +33,8 @@ import java.util.stream.Stream;
 public final class JobLauncher {
     /** Exit status when {@code --timeout} kills the job, as {@code timeout(1)} uses. */
     public static final int TIMED_OUT = 124;
+    /** What {@code runOnce} returns when a rank asked for a relaunch; never an exit status of the job. */
+    private static final int RELAUNCHED = -1;
 
     private final InstallLayout layout;
     private final Path javaHome;
@@ -85,9 +87,25 @@ public final class JobLauncher {
 
     /**
      * Runs a planned job to completion and returns its exit status. The ranks' output goes to this process's
-     * standard output and error.
+     * standard output and error. When a rank reports that its recovery attempt failed and was recorded
+     * ({@link RankMain#RELAUNCH}: an NVM restart that threw), the job is relaunched once, and that launch rolls back.
      */
     public int run(LaunchPlan plan) throws IOException, InterruptedException {
+        int status = runOnce(plan);
+        if (status == RELAUNCHED) {
+            err.println("lazarus: relaunching the job once: its NVM restart failed and was recorded, so this launch"
+                    + " rolls back");
+            status = runOnce(plan);
+            if (status == RELAUNCHED) {
+                err.println("lazarus: the relaunch failed its recovery attempt too; giving up");
+                status = RankMain.RELAUNCH;
+            }
+        }
+        return status;
+    }
+
+    /** @return the job's exit status, or {@link #RELAUNCHED} when a rank asked for a relaunch */
+    private int runOnce(LaunchPlan plan) throws IOException, InterruptedException {
         Path statusDir = Files.createTempDirectory("lazarus-job-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
@@ -105,6 +123,11 @@ public final class JobLauncher {
                 err.println("lazarus: job exceeded --timeout=" + plan.request().timeout().toSeconds()
                         + "s and was killed");
                 return TIMED_OUT;
+            }
+            for (int rank = 0; rank < plan.request().ranks(); rank++) {
+                if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.RELAUNCH) {
+                    return RELAUNCHED;
+                }
             }
             return jobStatus(launcherStatus, statusDir, plan.request().ranks());
         } finally {

@@ -63,6 +63,13 @@ record RunningJob(Process process, StringBuilder output, Thread reader) {
         }
     }
 
+    /** @return everything printed so far */
+    String outputNow() {
+        synchronized (output) {
+            return output.toString();
+        }
+    }
+
     /** @return the rank JVMs of the job running now */
     List<ProcessHandle> rankJvms() {
         return process.descendants().filter(RunningJob::isRankJvm).toList();

@@ -14,6 +14,7 @@ import dev.lazarus.store.drain.DrainAgent;
 import dev.lazarus.store.drain.DrainResult;
 import dev.lazarus.store.drain.DrainTarget;
 import dev.lazarus.store.drain.LevelCopyTarget;
+import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.incremental.CheckpointStats;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
@@ -26,8 +27,10 @@ import java.nio.file.Files;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -68,6 +71,10 @@ public final class Checkpoints implements AutoCloseable {
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
     private String restoredFrom = "";
+    /** Whether this run writes unverified versions (recovery invariant 2). */
+    private boolean unverified;
+    /** This rank's verified versions per level, kept whatever newer versions complete while {@link #unverified}. */
+    private Set<Long> preservedL1 = Set.of();
 
     private Checkpoints(Comm comm, CheckpointSettings settings, Consumer<String> log) {
         this.comm = comm;
@@ -117,6 +124,14 @@ public final class Checkpoints implements AutoCloseable {
     public void protect(String name, MemorySegment memory, ElementType type, long... shape) {
         long[] dims = shape.length == 0 ? new long[] {memory.byteSize() / type.size()} : shape;
         checkpointer.protect(new ProtectedRegion(new Variable(name, type, dims), memory));
+    }
+
+    /**
+     * Forgets every protected region: a rollback that attaches new memory under the same names calls this before
+     * protecting them again. The next checkpoint is full.
+     */
+    public void unprotectAll() {
+        checkpointer.unprotectAll();
     }
 
     /** Protects a {@code double[]}. */
@@ -176,16 +191,35 @@ public final class Checkpoints implements AutoCloseable {
      * @return the restored version, or empty if there is none (start fresh)
      */
     public OptionalLong restart() {
+        // Recovery invariant 2: an unverified version is restored only when no verified one can be.
+        OptionalLong verified = restartNewest(true);
+        return verified.isPresent() ? verified : restartNewest(false);
+    }
+
+    /**
+     * @param verifiedOnly whether versions written from unverified state are passed over; collective
+     */
+    private OptionalLong restartNewest(boolean verifiedOnly) {
         long bound = Long.MAX_VALUE;
         while (true) {
-            long version = comm.allreduce(newestPresent(bound), ReduceOp.MAX);
+            long version = comm.allreduce(newestPresent(bound, verifiedOnly), ReduceOp.MAX);
             if (version < 0) {
-                l2.forgetNewerThan(-1);
-                pfsRetention.restarted(-1);
+                if (!verifiedOnly) {
+                    l2.forgetNewerThan(-1);
+                    pfsRetention.restarted(-1);
+                }
                 return OptionalLong.empty();
             }
             int level = restoreAt(version);
             if (comm.allreduce(level >= 0 ? 1L : 0L, ReduceOp.MIN) == 1L) {
+                boolean fromUnverified = comm.allreduce(restoredUnverified(version, level) ? 1L : 0L,
+                        ReduceOp.MAX) == 1L;
+                if (fromUnverified) {
+                    log.accept("rank " + comm.rank() + ": version " + version + " was written by a run no"
+                            + " acceptance check has passed yet, and no verified version can be restored: the"
+                            + " versions this run writes are unverified too");
+                }
+                setUnverified(fromUnverified);
                 restoredFrom = levelsUsed(level);
                 l2.forgetNewerThan(version);
                 if (l2.owesParity(version)) {
@@ -288,6 +322,7 @@ public final class Checkpoints implements AutoCloseable {
             // The version draining (with its chain) stays on L1 until copied, even once newer ones are kept.
             List<Long> keep = new ArrayList<>(complete);
             keep.addAll(drain.inFlight());
+            keep.addAll(preservedL1);
             // The checkpointer knows the chains it wrote: only versions it did not write have manifests read.
             Retention.prune(l1, comm.rank(), keep, checkpointer::parentOf);
         } catch (IOException e) {
@@ -305,15 +340,19 @@ public final class Checkpoints implements AutoCloseable {
         }
     }
 
-    /** @return the newest version no newer than {@code bound} of which this rank has a manifest on L1 or L3, or -1 */
-    private long newestPresent(long bound) {
+    /**
+     * @param verifiedOnly pass over versions whose manifest says they were written from unverified state
+     * @return the newest version no newer than {@code bound} of which this rank has a manifest on L1 or L3, or -1
+     */
+    private long newestPresent(long bound, boolean verifiedOnly) {
         long best = -1;
         for (CheckpointDirectory level : levels()) {
             try {
                 List<Long> versions = level.versions();
                 for (int i = versions.size() - 1; i >= 0; i--) {
                     long v = versions.get(i);
-                    if (v <= bound && v > best && Files.exists(level.manifestFile(v, comm.rank()))) {
+                    if (v <= bound && v > best && Files.exists(level.manifestFile(v, comm.rank()))
+                            && !level.isRetired(v) && (!verifiedOnly || !isUnverified(level, v))) {
                         best = v;
                         break;
                     }
@@ -341,6 +380,73 @@ public final class Checkpoints implements AutoCloseable {
             reasons.add(level.root() + ": " + e);
         }
         return false;
+    }
+
+    /** @return whether this rank's manifest of {@code version} on {@code level} is unreadable or says unverified */
+    private boolean isUnverified(CheckpointDirectory level, long version) {
+        try {
+            return ManifestFiles.read(level.manifestFile(version, comm.rank())).unverified();
+        } catch (IOException e) {
+            return false; // damaged: the restore says why and passes over it
+        }
+    }
+
+    private boolean restoredUnverified(long version, int level) {
+        return isUnverified(level == FROM_L3 ? l3 : l1, version);
+    }
+
+    /**
+     * Says that this run resumed from state no acceptance check has passed (an NVM restart): the versions it writes
+     * are marked unverified, and this rank's verified versions on every level are kept, whatever newer versions
+     * complete, until the run ends (recovery invariant 2).
+     */
+    public void markUnverified() {
+        setUnverified(true);
+    }
+
+    private void setUnverified(boolean value) {
+        unverified = value;
+        checkpointer.writeUnverified(value);
+        preservedL1 = value ? verifiedVersions(l1) : Set.of();
+        pfsRetention.preserve(value && l3 != null ? verifiedVersions(l3) : Set.of());
+    }
+
+    /** @return the versions of which this rank holds a verified manifest on {@code level} */
+    private Set<Long> verifiedVersions(CheckpointDirectory level) {
+        Set<Long> verified = new HashSet<>();
+        try {
+            for (long version : level.versions()) {
+                if (Files.exists(level.manifestFile(version, comm.rank())) && !isUnverified(level, version)) {
+                    verified.add(version);
+                }
+            }
+        } catch (IOException e) {
+            log.accept("rank " + comm.rank() + ": cannot list " + level.root() + ": " + e.getMessage());
+        }
+        return verified;
+    }
+
+    /**
+     * After the acceptance check rejected this run's result: deletes this rank's files of every version written from
+     * unverified state, on every level, so that no later restore can pick them, and stops marking versions
+     * unverified. The next {@link #restart()} goes to the newest verified version. Collective.
+     */
+    public void discardUnverified() throws IOException {
+        try {
+            drain.awaitIdle();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (CheckpointDirectory level : levels()) {
+            for (long version : level.versions()) {
+                if (Files.exists(level.manifestFile(version, comm.rank())) && isUnverified(level, version)) {
+                    Retention.deleteRankFiles(level, comm.rank(), version);
+                }
+            }
+        }
+        setUnverified(false);
+        complete.clear();
+        comm.barrier();
     }
 
     private List<CheckpointDirectory> levels() {

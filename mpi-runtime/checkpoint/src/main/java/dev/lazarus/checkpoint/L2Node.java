@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
@@ -350,7 +349,7 @@ final class L2Node implements AutoCloseable {
                     Files.deleteIfExists(ParityFiles.manifest(l1, version));
                     Files.deleteIfExists(ParityFiles.parity(l1, version));
                     if (l1.ranksWithManifest(version).isEmpty()) {
-                        deleteIfEmpty(l1.versionDirectory(version));
+                        l1.deleteVersionIfEmpty(version);
                     }
                 }
             }
@@ -377,14 +376,6 @@ final class L2Node implements AutoCloseable {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
         server.close();
-    }
-
-    private static void deleteIfEmpty(Path directory) throws IOException {
-        try {
-            Files.deleteIfExists(directory);
-        } catch (DirectoryNotEmptyException e) {
-            // the ranks' files are still there
-        }
     }
 
     private static void deleteTree(Path directory) throws IOException {

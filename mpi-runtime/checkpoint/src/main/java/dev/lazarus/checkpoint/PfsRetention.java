@@ -8,6 +8,7 @@ import dev.lazarus.store.level.Retention;
 
 import java.io.IOException;
 import java.util.NavigableSet;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.function.Consumer;
@@ -36,6 +37,8 @@ final class PfsRetention {
     /** Versions known complete on L3, at most {@code keep} of the newest; the rank's thread only. */
     private final NavigableSet<Long> complete = new TreeSet<>();
     private long lastCandidate = NONE;
+    /** Versions never pruned while the run writes unverified versions (recovery invariant 2). */
+    private Set<Long> preserved = Set.of();
 
     /**
      * @param l3   the job's L3 directory, or null when L3 is off
@@ -77,7 +80,7 @@ final class PfsRetention {
         }
         complete.add(candidate);
         try {
-            Retention.pruneToNewestComplete(l3, rank, candidate, keep, this::isComplete);
+            Retention.pruneToNewestComplete(l3, rank, candidate, keep, this::isComplete, preserved);
         } catch (IOException e) {
             log.accept("rank " + rank + ": pruning L3 failed: " + e.getMessage());
         }
@@ -104,6 +107,11 @@ final class PfsRetention {
             log.accept("rank " + rank + ": cannot read L3 version " + version + ": " + e.getMessage());
         }
         return false;
+    }
+
+    /** Keeps {@code versions} (with their chains) on L3 whatever newer versions complete; empty to stop. */
+    void preserve(Set<Long> versions) {
+        preserved = Set.copyOf(versions);
     }
 
     /**

@@ -87,6 +87,9 @@ public final class EasyCrash implements AutoCloseable {
             heap.close();
             heap = PersistentHeap.openFresh(config, agreed);
         }
+        if (agreed.kind() == RecoveryState.Kind.RESUMABLE) {
+            heap.beginAttempt(agreed.iteration()); // recovery invariant 3: a failed attempt is never repeated
+        }
         if (comm.rank() == 0 && log != null) {
             log.println("lazarus: " + describe(agreed) + " (persistence: " + heap.persistenceMechanism() + ")");
         }
@@ -161,6 +164,21 @@ public final class EasyCrash implements AutoCloseable {
                 comm.rank(), comm.size(), settings.heapSize(), app.signature(), tracer);
         RecoveryState state = RecoveryState.unusable("the NVM restart failed acceptance verification");
         return new EasyCrash(comm, PersistentHeap.openFresh(config, state), state, plan, app.regions(), tracer);
+    }
+
+    /**
+     * Records durably that this NVM restart failed with {@code failure}, so that the next launch rolls back instead of
+     * resuming the same state (recovery invariant 3). Does nothing on a run that did not resume from NVM.
+     *
+     * @return one line describing the failure and where it was thrown
+     */
+    public String recordFailedAttempt(Throwable failure) throws IOException {
+        String where = failure.getStackTrace().length == 0 ? "" : " at " + failure.getStackTrace()[0];
+        String line = failure + where;
+        if (resuming()) {
+            heap.failAttempt(recovery.iteration(), line);
+        }
+        return line;
     }
 
     /** Releases this rank's NVM state after a finished run: the next run of the job starts fresh. */

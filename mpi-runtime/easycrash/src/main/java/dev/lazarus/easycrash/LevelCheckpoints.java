@@ -41,8 +41,12 @@ final class LevelCheckpoints implements AutoCloseable {
         return new LevelCheckpoints(comm, checkpoints, settings.every(), out);
     }
 
-    /** Protects the candidate objects; call once they are attached. */
+    /**
+     * Protects the candidate objects; call once they are attached. A rollback attaches a new heap, so whatever an
+     * earlier attempt of this run protected is forgotten first.
+     */
     void protect(EasyCrash easyCrash) {
+        checkpoints.unprotectAll();
         CandidateCheckpoints.protect(checkpoints, easyCrash.heap());
     }
 
@@ -56,6 +60,19 @@ final class LevelCheckpoints implements AutoCloseable {
                     : "no checkpoint every rank can restore, starting from the beginning"));
         }
         return version;
+    }
+
+    /**
+     * The run resumed from NVM: what it writes is unverified until its acceptance check passes, and the verified
+     * versions stay meanwhile (recovery invariant 2).
+     */
+    void markUnverified() {
+        checkpoints.markUnverified();
+    }
+
+    /** The resumed run was rejected: its versions are deleted, so the rollback restores a verified one. */
+    void discardUnverified() throws IOException {
+        checkpoints.discardUnverified();
     }
 
     /** Checkpoints after iteration {@code iteration} if it is a multiple of the interval. Collective. */

@@ -2,6 +2,7 @@ package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.heap.HeapFile;
 import dev.lazarus.easycrash.heap.HeapLayout;
+import dev.lazarus.easycrash.heap.NvmAttemptFile;
 import dev.lazarus.easycrash.heap.ObjectDescriptor;
 import dev.lazarus.easycrash.heap.ObjectDirectory;
 import dev.lazarus.easycrash.heap.RankLock;
@@ -17,7 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -41,9 +43,11 @@ public final class PersistentHeap implements AutoCloseable {
     private final RecoveryState recovery;
     /** {@code null} when untraced: accessors then skip the call, which keeps untraced runs in a campaign JVM fast. */
     private final AccessTracer tracer;
-    private final Map<String, DataObject> attached = new HashMap<>();
+    /** In attach order, so that everything iterating the objects sees the same order on every rank and launch. */
+    private final Map<String, DataObject> attached = new LinkedHashMap<>();
     private final Path heapPath;
     private final Path directoryPath;
+    private final Path attemptPath;
     private RankLock lock;
     private boolean closed;
 
@@ -51,6 +55,7 @@ public final class PersistentHeap implements AutoCloseable {
                            Config config) {
         this.heapPath = config.heapPath();
         this.directoryPath = config.directoryPath();
+        this.attemptPath = config.attemptPath();
         this.file = file;
         this.directory = directory;
         this.recovery = recovery;
@@ -93,6 +98,10 @@ public final class PersistentHeap implements AutoCloseable {
 
         Path lockPath() {
             return jobDirectory().resolve("rank-" + rank + ".lock");
+        }
+
+        Path attemptPath() {
+            return jobDirectory().resolve("rank-" + rank + ".attempt");
         }
     }
 
@@ -157,8 +166,37 @@ public final class PersistentHeap implements AutoCloseable {
             return discard(config, identity, writers,
                     RecoveryState.fresh("heap exists but no iteration was bookmarked yet"));
         }
+        Optional<String> failed = failedAttempt(config, iteration.getAsInt());
+        if (failed.isPresent()) {
+            directory.get().close();
+            heap.close();
+            return discard(config, identity, writers, failed.get());
+        }
         return new PersistentHeap(heap, directory.get(), RecoveryState.resumable(iteration.getAsInt()),
                 config.tracer(), config);
+    }
+
+    /**
+     * Recovery invariant 3: an NVM restart that threw, or that ended (killed, hung) before its bookmark moved past
+     * where it resumed, is not tried again on the same state.
+     *
+     * @return why the state must not be resumed, or empty
+     */
+    private static Optional<String> failedAttempt(Config config, int bookmark) throws IOException {
+        Optional<NvmAttemptFile.Attempt> attempt = NvmAttemptFile.read(config.attemptPath());
+        if (attempt.isEmpty()) {
+            return Optional.empty();
+        }
+        NvmAttemptFile.Attempt a = attempt.get();
+        if (a.failed()) {
+            return Optional.of("an earlier NVM restart of this state failed (resumed at iteration " + a.resumedAt()
+                    + ": " + a.reason() + ")");
+        }
+        if (bookmark <= a.resumedAt()) {
+            return Optional.of("an earlier NVM restart at iteration " + a.resumedAt() + " ended (killed, crashed or"
+                    + " hung) before finishing an iteration: not resuming the same state again");
+        }
+        return Optional.empty();
     }
 
     private static Optional<String> check(HeapFile heap, ObjectDirectory directory, String signature) {
@@ -192,6 +230,7 @@ public final class PersistentHeap implements AutoCloseable {
     private static PersistentHeap fresh(Config config, HeapFile.Identity identity,
                                         HeapFile.CacheLineWriterFactory writers, RecoveryState state)
             throws IOException {
+        NvmAttemptFile.delete(config.attemptPath()); // a record belongs to the heap it was about
         HeapFile heap = HeapFile.create(config.heapPath(), identity, config.capacity(), writers);
         ObjectDirectory directory = ObjectDirectory.create(config.directoryPath());
         directory.signature(config.signature());
@@ -306,11 +345,22 @@ public final class PersistentHeap implements AutoCloseable {
             close();
             Files.deleteIfExists(heapPath);
             Files.deleteIfExists(directoryPath);
+            NvmAttemptFile.delete(attemptPath);
         } finally {
             if (held != null) {
                 held.close();
             }
         }
+    }
+
+    /** Durably records that this rank resumes from NVM at {@code iteration} ({@link NvmAttemptFile}). */
+    public void beginAttempt(int iteration) throws IOException {
+        NvmAttemptFile.begin(attemptPath, iteration);
+    }
+
+    /** Durably records that the NVM restart that resumed at {@code iteration} failed, and why. */
+    public void failAttempt(int iteration, String reason) throws IOException {
+        NvmAttemptFile.fail(attemptPath, iteration, reason);
     }
 
     /** Path of the heap file (its object directory is beside it). */
@@ -323,9 +373,9 @@ public final class PersistentHeap implements AutoCloseable {
         return file.segment();
     }
 
-    /** The objects attached so far, by name. */
+    /** The objects attached so far, by name, in the order they were attached. */
     public Map<String, DataObject> objects() {
-        return Map.copyOf(attached);
+        return Collections.unmodifiableMap(new LinkedHashMap<>(attached));
     }
 
     /** How persistence operations write cache lines back. */

@@ -4,6 +4,7 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.launch.RecoveryAttemptFailedException;
 import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
@@ -51,12 +52,15 @@ public final class RecomputingRun {
                 app.heapBytes(), settings, tracer, log);
         LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
         try {
-            Outcome outcome = attempt(comm, app, easyCrash, levels);
+            Outcome outcome = firstAttempt(comm, app, easyCrash, levels);
             if (outcome.resumed() && !outcome.verdict().accepted()) {
                 if (comm.rank() == 0 && log != null) {
                     log.println("lazarus: NVM restart failed acceptance verification (" + outcome.verdict().reason()
                             + ") -> rollback: " + (levels == null ? "restarting from the beginning"
-                            : "restarting from the newest checkpoint, or the beginning"));
+                            : "restarting from the newest verified checkpoint, or the beginning"));
+                }
+                if (levels != null) {
+                    levels.discardUnverified();
                 }
                 easyCrash.close();
                 easyCrash = EasyCrash.restartFresh(comm, app, settings, tracer);
@@ -76,6 +80,25 @@ public final class RecomputingRun {
         }
     }
 
+    /**
+     * The first attempt of this launch. An NVM restart that throws is a failed attempt (recovery invariant 3): it is
+     * recorded in NVM, so the next launch rolls back instead of resuming the same state, and reported as a {@link
+     * RecoveryAttemptFailedException}, on which the launcher relaunches the job once.
+     */
+    private static Outcome firstAttempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels)
+            throws IOException {
+        try {
+            return attempt(comm, app, easyCrash, levels);
+        } catch (RuntimeException | Error failure) {
+            if (!easyCrash.resuming()) {
+                throw failure;
+            }
+            String what = easyCrash.recordFailedAttempt(failure);
+            throw new RecoveryAttemptFailedException("the NVM restart at iteration " + easyCrash.recovery().iteration()
+                    + " failed: " + what + " -> recorded; the next launch rolls back", failure);
+        }
+    }
+
     private static Outcome attempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels) {
         app.attach(easyCrash);
         easyCrash.checkPlan(app.application());
@@ -83,7 +106,9 @@ public final class RecomputingRun {
         OptionalLong restored = OptionalLong.empty();
         if (levels != null) {
             levels.protect(easyCrash);
-            if (!fromNvm) {
+            if (fromNvm) {
+                levels.markUnverified();
+            } else {
                 restored = levels.restore();
             }
         }

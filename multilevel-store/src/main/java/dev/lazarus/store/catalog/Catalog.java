@@ -48,6 +48,7 @@ public final class Catalog {
         boolean full = true;
         long bytes = 0;
         List<PageFilter> filters = new ArrayList<>();
+        boolean unverified = false;
         for (int rank : present) {
             bytes += size(directory.manifestFile(version, rank)) + size(directory.dataFile(version, rank));
             try {
@@ -64,6 +65,7 @@ public final class Catalog {
                 }
                 full &= newest.full();
                 filters.add(newest.pageFilter());
+                unverified |= newest.unverified();
                 usable.add(rank);
             } catch (IOException e) {
                 problems.add("rank " + rank + ": " + e.getMessage());
@@ -80,7 +82,7 @@ public final class Catalog {
             problems.add("ranks " + missing + " have no manifest");
         }
         return new VersionStatus(version, worldSize, usable, full && !usable.isEmpty(), bytes, problems, verifyData,
-                PageFilter.of(filters));
+                PageFilter.of(filters), directory.isRetired(version), unverified);
     }
 
     /**

@@ -15,9 +15,12 @@ import java.util.List;
  * @param problems      one line per damaged or missing part, with the reason
  * @param dataVerified  true if chunk checksums were checked, not just manifests
  * @param pageFilter    whether the usable ranks' writers had the page pre-filter ({@link PageFilter#of})
+ * @param retired       retention started pruning it: missing ranks are expected, and it is never restored
+ * @param unverified    some rank's manifest says it was written from state no acceptance check has passed yet
  */
 public record VersionStatus(long version, int worldSize, List<Integer> ranksUsable, boolean full, long bytes,
-                            List<String> problems, boolean dataVerified, PageFilter pageFilter) {
+                            List<String> problems, boolean dataVerified, PageFilter pageFilter, boolean retired,
+                            boolean unverified) {
 
     public VersionStatus {
         ranksUsable = List.copyOf(ranksUsable);
@@ -26,6 +29,11 @@ public record VersionStatus(long version, int worldSize, List<Integer> ranksUsab
 
     /** @return true if every rank of the job has an intact chain at this level: restart can use it */
     public boolean complete() {
-        return worldSize > 0 && ranksUsable.size() == worldSize && problems.isEmpty();
+        return !retired && worldSize > 0 && ranksUsable.size() == worldSize && problems.isEmpty();
+    }
+
+    /** @return true if the version is damaged: incomplete, and not because retention was pruning it */
+    public boolean damaged() {
+        return !retired && !complete();
     }
 }

@@ -69,7 +69,7 @@ public final class ChainComposer {
             // The composed checkpoint is as good as its links: all pages hashed if any link hashed them.
             RankManifest full = new RankManifest(newest.job(), rank, newest.worldSize(), version,
                     ManifestLayout.NO_PARENT, newest.blockSize(), newest.variables(), out.chunks(),
-                    PageFilter.of(chain.stream().map(RankManifest::pageFilter).toList()));
+                    PageFilter.of(chain.stream().map(RankManifest::pageFilter).toList()), newest.unverified());
             return full.dataLength() + ManifestFiles.publish(target.manifestFile(version, rank), full);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(data);

@@ -12,14 +12,16 @@ package dev.lazarus.store.format;
  *  | magic  | format | total  | rank   | world  | version         | parent version  | block  | job  | vars |
  *  | 8 B    | u32    | length | u32    | u32    | u64             | u64, -1 = full  | size   | len  | u16  |
  *  +--------+--------+--------+--------+--------+-----------------+-----------------+--------+------+------+
- *  48       52       56                64
- *  | chunks | page   | data file length| job id (job len bytes, UTF-8)
- *  | u32    | filter | u64             | variables: u16 name length, name, u8 type code, u8 dimensions, u64 x dims
+ *  48       52       54       56                64
+ *  | chunks | page   | flags  | data file length| job id (job len bytes, UTF-8)
+ *  | u32    | filter | u16    | u64             | variables: u16 name length, name, u8 type code, u8 dimensions,
+ *  |        | u16    |        |                 | u64 x dims
  *  +--------+--------+-----------------+ chunks, CHUNK_BYTES each:
  *                                        | u32 variable index | u32 length | u64 variable offset | u64 data offset
  *                                        | u32 CRC32C of the chunk's bytes | u32 0 |
  *                                        u32 CRC32C of every byte before it (the manifest's last 4 bytes)
- *  page filter: u32 {@link PageFilter} code, 0 unknown (formats that kept the field zero), 1 tracked, 2 all pages
+ *  page filter: u16 {@link PageFilter} code, 0 unknown (formats that kept the field zero), 1 tracked, 2 all pages
+ *  flags: u16, bit 0 {@link #FLAG_UNVERIFIED}; other bits must be zero (formats before it kept the field zero)
  * </pre>
  *
  * Every count and size read back is bounded before anything is allocated: the file by {@link #MAX_MANIFEST_BYTES},
@@ -41,6 +43,9 @@ public final class ManifestLayout {
     public static final int VARIABLE_COUNT_OFFSET = 46;
     public static final int CHUNK_COUNT_OFFSET = 48;
     public static final int PAGE_FILTER_OFFSET = 52;
+    public static final int FLAGS_OFFSET = 54;
+    /** The version was written from state no acceptance check has passed yet (see {@code RankManifest}). */
+    public static final int FLAG_UNVERIFIED = 1;
     public static final int DATA_LENGTH_OFFSET = 56;
     public static final int HEADER_BYTES = 64;
 

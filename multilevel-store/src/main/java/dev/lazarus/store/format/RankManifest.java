@@ -28,9 +28,12 @@ import java.util.zip.CRC32C;
  * @param blockSize     the hashing block size the increment was computed with
  * @param variables     the variables, in protection order
  * @param chunks        the data file's chunks, contiguous from offset 0
+ * @param pageFilter    whether the writer hashed only pages the kernel saw written
+ * @param unverified    whether the writer computed on state no acceptance check has passed yet: a run resumed from
+ *                      NVM, or restored from a version that was itself unverified (recovery invariant 2)
  */
 public record RankManifest(String job, int rank, int worldSize, long version, long parentVersion, int blockSize,
-                           List<Variable> variables, ChunkTable chunks, PageFilter pageFilter) {
+                           List<Variable> variables, ChunkTable chunks, PageFilter pageFilter, boolean unverified) {
     private static final Pattern JOB = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     /** Largest world size accepted from a file. */
     public static final int MAX_WORLD = 1 << 24;
@@ -38,6 +41,12 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
     public RankManifest {
         variables = List.copyOf(variables);
         Objects.requireNonNull(pageFilter, "pageFilter");
+    }
+
+    /** A manifest of verified lineage: written by a run that started fresh or from a verified version. */
+    public RankManifest(String job, int rank, int worldSize, long version, long parentVersion, int blockSize,
+                        List<Variable> variables, ChunkTable chunks, PageFilter pageFilter) {
+        this(job, rank, worldSize, version, parentVersion, blockSize, variables, chunks, pageFilter, false);
     }
 
     /** @return true for a full checkpoint, false for an increment */
@@ -67,7 +76,9 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
         ByteBuffer out = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
         out.putLong(MAGIC).putInt(FORMAT).putInt(length).putInt(rank).putInt(worldSize).putLong(version)
                 .putLong(parentVersion).putInt(blockSize).putShort((short) jobBytes.length)
-                .putShort((short) variables.size()).putInt(chunks.size()).putInt(pageFilter.code()).putLong(dataLength())
+                .putShort((short) variables.size()).putInt(chunks.size())
+                .putShort((short) pageFilter.code()).putShort((short) (unverified ? FLAG_UNVERIFIED : 0))
+                .putLong(dataLength())
                 .put(jobBytes);
         for (Variable v : variables) {
             byte[] name = v.name().getBytes(StandardCharsets.US_ASCII);
@@ -139,9 +150,14 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
             int variableCount = Short.toUnsignedInt(in.getShort(VARIABLE_COUNT_OFFSET));
             long chunkCount = Integer.toUnsignedLong(in.getInt(CHUNK_COUNT_OFFSET));
             long dataLength = in.getLong(DATA_LENGTH_OFFSET);
-            PageFilter pageFilter = PageFilter.ofCode(in.getInt(PAGE_FILTER_OFFSET));
+            PageFilter pageFilter = PageFilter.ofCode(Short.toUnsignedInt(in.getShort(PAGE_FILTER_OFFSET)));
             if (pageFilter == null) {
-                throw corrupt(what, "page filter=" + in.getInt(PAGE_FILTER_OFFSET) + " unknown");
+                throw corrupt(what, "page filter=" + Short.toUnsignedInt(in.getShort(PAGE_FILTER_OFFSET))
+                        + " unknown");
+            }
+            int flags = Short.toUnsignedInt(in.getShort(FLAGS_OFFSET));
+            if ((flags & ~FLAG_UNVERIFIED) != 0) {
+                throw corrupt(what, "flags=" + flags + " unknown");
             }
             // Messages are built only on failure: the checks below run for every variable and chunk.
             if (!(world >= 1 && world <= MAX_WORLD && rank >= 0 && rank < world)) {
@@ -173,7 +189,8 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
             if (chunkBytes != dataLength) {
                 throw corrupt(what, "data length=" + dataLength + " but chunks hold " + chunkBytes);
             }
-            return new RankManifest(job, rank, world, version, parent, blockSize, variables, chunks, pageFilter);
+            return new RankManifest(job, rank, world, version, parent, blockSize, variables, chunks, pageFilter,
+                    (flags & FLAG_UNVERIFIED) != 0);
         }
 
         private Variable variable() throws CorruptCheckpointException {

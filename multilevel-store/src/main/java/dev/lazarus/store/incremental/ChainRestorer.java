@@ -36,6 +36,7 @@ public final class ChainRestorer {
         while (true) {
             RankManifest manifest = ManifestFiles.read(directory.manifestFile(next, rank));
             checkIdentity(manifest, directory, next, rank, worldSize);
+            // One writer writes a whole chain (a restore or a re-protect starts a new one), so the order is the same.
             if (!chain.isEmpty() && !manifest.variables().equals(chain.getLast().variables())) {
                 throw new CorruptCheckpointException(directory.manifestFile(next, rank)
                         + ": variables differ from version " + chain.getLast().version() + "'s");
@@ -65,14 +66,13 @@ public final class ChainRestorer {
                                              List<ProtectedRegion> regions) throws IOException {
         List<RankManifest> chain = chain(directory, version, rank, worldSize);
         List<Variable> expected = regions.stream().map(ProtectedRegion::variable).toList();
-        if (!chain.getFirst().variables().equals(expected)) {
-            throw new CorruptCheckpointException("version " + version + " rank " + rank + ": variables "
-                    + chain.getFirst().variables() + " do not match the protected " + expected);
-        }
+        // By name and type, never by position: the writer may have protected them in another order than we do.
+        int[] regionOf = VariableMatch.regionIndices(chain.getFirst().variables(), expected,
+                "version " + version + " rank " + rank);
         for (RankManifest manifest : chain) {
             try (DataFileReader data = new DataFileReader(directory.dataFile(manifest.version(), rank), manifest)) {
                 for (int c = 0; c < manifest.chunks().size(); c++) {
-                    data.readInto(c, regions.get(manifest.chunks().variable(c)).memory());
+                    data.readInto(c, regions.get(regionOf[manifest.chunks().variable(c)]).memory());
                 }
             }
         }

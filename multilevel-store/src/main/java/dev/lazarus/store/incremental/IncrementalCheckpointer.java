@@ -45,6 +45,8 @@ public final class IncrementalCheckpointer implements AutoCloseable {
     private final Set<String> names = new HashSet<>();
     private long lastVersion = ManifestLayout.NO_PARENT;
     private int incrementsSinceFull;
+    /** Whether the versions written now come from state no acceptance check has passed (the manifests say so). */
+    private boolean unverified;
     /** Parent of each version this checkpointer wrote, oldest written first, so that pruning need not read them. */
     private final Map<Long, Long> parents = new LinkedHashMap<>() {
         @Override
@@ -152,6 +154,14 @@ public final class IncrementalCheckpointer implements AutoCloseable {
         }
     }
 
+    /**
+     * Says whether the versions written from now on come from state no acceptance check has passed yet (a run resumed
+     * from NVM, or restored from an unverified version); their manifests record it (recovery invariant 2).
+     */
+    public void writeUnverified(boolean value) {
+        unverified = value;
+    }
+
     /** Forgets the block hashes, so that the next checkpoint is full: after a restore replaced the memory. */
     public void restored() {
         regions.forEach(r -> r.hashes.forget());
@@ -235,7 +245,8 @@ public final class IncrementalCheckpointer implements AutoCloseable {
             }
             data.force();
             RankManifest manifest = new RankManifest(directory.job(), rank, worldSize, version, parent, blockSize,
-                    variables, data.chunks(), scanner.precise() ? PageFilter.TRACKED : PageFilter.ALL_PAGES);
+                    variables, data.chunks(), scanner.precise() ? PageFilter.TRACKED : PageFilter.ALL_PAGES,
+                    unverified);
             return new Written(manifest, ManifestFiles.publish(directory.manifestFile(version, rank), manifest));
         }
     }
@@ -274,11 +285,21 @@ public final class IncrementalCheckpointer implements AutoCloseable {
 
     @Override
     public void close() {
+        unprotectAll();
+    }
+
+    /**
+     * Forgets every protected region, e.g. before a rollback protects the same names again over new memory; the next
+     * checkpoint is full.
+     */
+    public void unprotectAll() {
         for (TrackedRegion region : regions) {
             if (region.pageTracked()) {
                 scanner.unregister(region.trackedPages);
             }
         }
         regions.clear();
+        names.clear();
+        lastVersion = ManifestLayout.NO_PARENT;
     }
 }

@@ -28,6 +28,8 @@ import java.util.regex.Pattern;
 public final class CheckpointDirectory {
     private static final Pattern VERSION_DIRECTORY = Pattern.compile("v(\\d{12})");
     private static final Pattern MANIFEST = Pattern.compile("rank-(\\d{1,8})\\.manifest");
+    /** Name of the {@link #retiredMarker}. */
+    public static final String RETIRED = "retired";
 
     private final Path root;
     private final String job;
@@ -66,6 +68,19 @@ public final class CheckpointDirectory {
 
     public Path manifestFile(long version, int rank) {
         return versionDirectory(version).resolve("rank-" + checkRank(rank) + ".manifest");
+    }
+
+    /**
+     * The marker retention creates in a version's directory before it deletes any rank's files of it: a version
+     * directory holding it is being pruned, so missing ranks there are not damage, and it is never restored.
+     */
+    public Path retiredMarker(long version) {
+        return versionDirectory(version).resolve(RETIRED);
+    }
+
+    /** @return whether retention started pruning the version ({@link #retiredMarker}) */
+    public boolean isRetired(long version) {
+        return Files.exists(retiredMarker(version), java.nio.file.LinkOption.NOFOLLOW_LINKS);
     }
 
     /** Creates the version's directory (and the job's) with mode 0700. */
@@ -108,6 +123,29 @@ public final class CheckpointDirectory {
         }
         ranks.sort(null);
         return ranks;
+    }
+
+    /**
+     * Deletes a version's directory if it holds nothing but, perhaps, its {@link #retiredMarker}; a directory with
+     * anyone's files in it stays (another rank of the node wrote or removed meanwhile: its files, its business).
+     */
+    public void deleteVersionIfEmpty(long version) throws IOException {
+        Path directory = versionDirectory(version);
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
+            for (Path entry : entries) {
+                if (!entry.getFileName().toString().equals(RETIRED)) {
+                    return;
+                }
+            }
+        } catch (java.nio.file.NoSuchFileException e) {
+            return;
+        }
+        try {
+            Files.deleteIfExists(retiredMarker(version));
+            Files.delete(directory);
+        } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException e) {
+            // written or removed meanwhile by another rank of the node
+        }
     }
 
     /** Deletes a version's directory and everything in it. A missing version is not an error. */

@@ -5,9 +5,11 @@ import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 
 import java.io.IOException;
-import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -60,14 +62,38 @@ public final class Retention {
             if (needed.contains(version) || version > newestKept) {
                 continue;
             }
-            boolean any = Files.deleteIfExists(directory.manifestFile(version, rank));
-            any |= Files.deleteIfExists(directory.dataFile(version, rank));
-            if (any) {
+            if (deleteRankFiles(directory, rank, version)) {
                 deleted.add(version);
             }
-            deleteIfEmpty(directory.versionDirectory(version));
         }
         return deleted;
+    }
+
+    /**
+     * Deletes one rank's files of a version, marking the version retired first ({@link
+     * CheckpointDirectory#retiredMarker}): a crash part way through pruning, after some ranks' files went and
+     * others' did not, then leaves a version the catalog reports as being pruned, not as damaged, and that restart
+     * passes over. The directory goes with its last rank's files.
+     *
+     * @return whether this rank had files of the version
+     */
+    public static boolean deleteRankFiles(CheckpointDirectory directory, int rank, long version) throws IOException {
+        Path manifest = directory.manifestFile(version, rank);
+        Path data = directory.dataFile(version, rank);
+        if (!Files.exists(manifest, LinkOption.NOFOLLOW_LINKS) && !Files.exists(data, LinkOption.NOFOLLOW_LINKS)) {
+            directory.deleteVersionIfEmpty(version);
+            return false;
+        }
+        try {
+            Files.createFile(directory.retiredMarker(version),
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (FileAlreadyExistsException alreadyRetired) {
+            // another rank of this node started first
+        }
+        Files.deleteIfExists(manifest); // the manifest first: without it the data is an unfinished write
+        Files.deleteIfExists(data);
+        directory.deleteVersionIfEmpty(version);
+        return true;
     }
 
     /**
@@ -85,6 +111,17 @@ public final class Retention {
      */
     public static Set<Long> pruneToNewestComplete(CheckpointDirectory directory, int rank, long newest, int keep,
                                                   LongPredicate complete) throws IOException {
+        return pruneToNewestComplete(directory, rank, newest, keep, complete, Set.of());
+    }
+
+    /**
+     * Like {@link #pruneToNewestComplete(CheckpointDirectory, int, long, int, LongPredicate)}, but never deletes
+     * {@code preserved} versions (with their chains): e.g. the verified versions a run resumed from unverified state
+     * must keep until its acceptance check passes (recovery invariant 2).
+     */
+    public static Set<Long> pruneToNewestComplete(CheckpointDirectory directory, int rank, long newest, int keep,
+                                                  LongPredicate complete, Collection<Long> preserved)
+            throws IOException {
         if (keep < 0) {
             throw new IllegalArgumentException("keep=" + keep + " must be 0 or more");
         }
@@ -104,7 +141,9 @@ public final class Retention {
         }
         long oldestKept = kept.getLast();
         long newestKept = kept.getFirst();
-        List<Long> spared = versions.stream().filter(v -> v >= oldestKept && v <= newestKept).toList();
+        List<Long> spared = new ArrayList<>(versions.stream().filter(v -> v >= oldestKept && v <= newestKept)
+                .toList());
+        preserved.stream().filter(v -> v <= newestKept).forEach(spared::add);
         return prune(directory, rank, spared);
     }
 
@@ -129,21 +168,6 @@ public final class Retention {
             }
         } catch (IOException e) {
             needed.add(next); // a damaged chain is not pruned here; the catalog reports it
-        }
-    }
-
-    private static void deleteIfEmpty(Path versionDirectory) throws IOException {
-        try (DirectoryStream<Path> entries = Files.newDirectoryStream(versionDirectory)) {
-            if (entries.iterator().hasNext()) {
-                return;
-            }
-        } catch (java.nio.file.NoSuchFileException e) {
-            return;
-        }
-        try {
-            Files.delete(versionDirectory);
-        } catch (java.nio.file.DirectoryNotEmptyException | java.nio.file.NoSuchFileException e) {
-            // another rank of this node wrote or removed meanwhile: its files, its business
         }
     }
 }

@@ -250,8 +250,46 @@ class IncrementalCheckpointerTest {
         MemorySegment y = mapped("y", 4096);
         CorruptCheckpointException shape = assertThrows(CorruptCheckpointException.class,
                 () -> ChainRestorer.restore(l1, 1, 0, 1, List.of(ProtectedRegion.of("x", ElementType.DOUBLE, y))));
-        assertEquals("version 1 rank 0: variables [x:DOUBLE[1024]] do not match the protected [x:DOUBLE[512]]",
-                shape.getMessage());
+        assertEquals("version 1 rank 0: variables do not match the protected ones: differing [x:DOUBLE[1024] in the"
+                + " checkpoint, x:DOUBLE[512] protected]", shape.getMessage());
+        CorruptCheckpointException names = assertThrows(CorruptCheckpointException.class,
+                () -> ChainRestorer.restore(l1, 1, 0, 1, List.of(ProtectedRegion.of("u", ElementType.DOUBLE, x))));
+        assertEquals("version 1 rank 0: variables do not match the protected ones: not in the checkpoint [u]"
+                + " not protected [x]", names.getMessage());
+    }
+
+    /** Recovery invariant 4: two launches of a job may protect the same variables in different orders. */
+    @Test
+    void restoreMatchesVariablesByNameNotByPosition() throws IOException {
+        MemorySegment u = mapped("u", 3 * 4096);
+        MemorySegment keys = mapped("keys", 4096);
+        fill(u, 7);
+        for (int i = 0; i < 1024; i++) {
+            keys.setAtIndex(ValueLayout.JAVA_INT, i, i * 31);
+        }
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("u", ElementType.DOUBLE, u));
+            ckpt.protect(ProtectedRegion.of("keys", ElementType.INT, keys));
+            ckpt.checkpoint(1);
+            u.set(ValueLayout.JAVA_DOUBLE, 8, -1.5); // an increment on top, so the whole chain is matched
+            keys.setAtIndex(ValueLayout.JAVA_INT, 1000, -4);
+            ckpt.checkpoint(2);
+        }
+        byte[] wantU = u.toArray(ValueLayout.JAVA_BYTE);
+        byte[] wantKeys = keys.toArray(ValueLayout.JAVA_BYTE);
+        MemorySegment u2 = mapped("u2", 3 * 4096);
+        MemorySegment keys2 = mapped("keys2", 4096);
+        List<RankManifest> chain = ChainRestorer.restore(l1, 2, 0, 1,
+                List.of(ProtectedRegion.of("keys", ElementType.INT, keys2), ProtectedRegion.of("u", ElementType.DOUBLE,
+                        u2)));
+        assertEquals(2, chain.size());
+        assertArrayEquals(wantU, u2.toArray(ValueLayout.JAVA_BYTE));
+        assertArrayEquals(wantKeys, keys2.toArray(ValueLayout.JAVA_BYTE));
+        CorruptCheckpointException type = assertThrows(CorruptCheckpointException.class,
+                () -> ChainRestorer.restore(l1, 2, 0, 1, List.of(ProtectedRegion.of("keys", ElementType.FLOAT, keys2),
+                        ProtectedRegion.of("u", ElementType.DOUBLE, u2))));
+        assertTrue(type.getMessage().contains("differing [keys:INT[1024] in the checkpoint, keys:FLOAT[1024]"),
+                type.getMessage());
     }
 
     @Test

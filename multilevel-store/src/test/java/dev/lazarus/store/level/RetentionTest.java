@@ -146,4 +146,30 @@ class RetentionTest {
         Long parent = parents.get(version);
         return parent == null ? OptionalLong.empty() : OptionalLong.of(parent);
     }
+
+    /**
+     * Issue 13 item 9: a crash after rank 0 pruned a version and before rank 1 did leaves a version that is being
+     * pruned, not a damaged one: the catalog says so, and nothing counts it as restorable.
+     */
+    @Test
+    void aCrashPartWayThroughPruningLeavesARetiredVersionNotDamage() throws IOException {
+        CheckpointDirectory l1 = sixVersions();
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 0, List.of(6L))); // rank 0 pruned; rank 1 crashed
+        dev.lazarus.store.catalog.VersionStatus status = new dev.lazarus.store.catalog.Catalog(l1).status(2, true);
+        assertTrue(status.retired(), status.toString());
+        assertTrue(!status.complete() && !status.damaged(), status.toString());
+        assertTrue(new dev.lazarus.store.catalog.Catalog(l1).status(6, true).complete());
+        assertTrue(l1.isRetired(1) && l1.isRetired(3));
+        // Rank 1 prunes at the next launch: the directories go, marker and all.
+        assertEquals(Set.of(1L, 2L, 3L), Retention.prune(l1, 1, List.of(6L)));
+        assertEquals(List.of(4L, 5L, 6L), l1.versions());
+    }
+
+    /** Recovery invariant 2: preserved versions survive L3 pruning whatever newer versions complete. */
+    @Test
+    void preservedVersionsAreNotPrunedFromL3() throws IOException {
+        CheckpointDirectory l3 = versions(7, 1);
+        assertEquals(Set.of(1L, 3L, 4L), Retention.pruneToNewestComplete(l3, 0, 7, 2, v -> v >= 5, Set.of(2L)));
+        assertTrue(Files.exists(l3.manifestFile(2, 0)));
+    }
 }

@@ -18,6 +18,11 @@ import java.util.Arrays;
 public final class RankMain {
     /** Exit status for bad arguments, as the CLI uses. */
     public static final int USAGE = 2;
+    /**
+     * Exit status of a rank whose recovery attempt failed and was recorded ({@link RecoveryAttemptFailedException}):
+     * the launcher relaunches the job once, and that launch rolls back.
+     */
+    public static final int RELAUNCH = 3;
 
     private RankMain() {
     }
@@ -46,6 +51,15 @@ public final class RankMain {
                 System.err.println("lazarus: " + e.getMessage());
             }
             return USAGE;
+        } catch (RecoveryAttemptFailedException e) {
+            // Expected enough to need no stack trace: the message names the failure and where it was thrown.
+            System.err.println("lazarus: rank " + comm.rank() + ": " + e.getMessage());
+            if (System.getenv().getOrDefault("LAZARUS_DEBUG", "0").equals("1")) {
+                e.getCause().printStackTrace(System.err);
+            }
+            recordStatus(comm.rank(), RELAUNCH); // before the abort, which ends this process
+            comm.abort(RELAUNCH);
+            return RELAUNCH;
         } catch (Throwable e) {
             System.err.println("lazarus: rank " + comm.rank() + " failed: " + e);
             e.printStackTrace(System.err);

@@ -1,0 +1,220 @@
+package dev.lazarus.coordinator.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The recovery matrix with real processes: an application at class A on two ranks, checkpointed to L1 and L3, has a
+ * rank SIGKILLed once two versions are on both levels; the relaunch (the same {@code ./lazarus run}) goes through
+ * one recovery path and must end verified, from the path its log names, restoring at least the newest version every
+ * rank had reached. CI runs the cells of {@link #ciCells}; {@code -Dlazarus.matrix=full} (what
+ * {@code scripts/recovery-matrix} sets) runs every application x every path x both backends.
+ */
+class RecoveryMatrixIT {
+    private static final String SUCCESS = "Verification    =               SUCCESSFUL";
+    private static final Pattern RESTORED = Pattern.compile("checkpoint restart: restored version (\\d+) from (L\\d)");
+    /** Checkpoint interval per application at class A: about five versions per run. */
+    private static final Map<String, Integer> EVERY = Map.of("npb.CG", 3, "npb.MG", 1, "npb.FT", 1, "npb.IS", 2,
+            "npb.EP", 256, "solver.HEAT", 100);
+
+    @TempDir
+    Path dir;
+
+    enum RecoveryPath {
+        /** Relaunch as is: NVM restart (accepted, or rejected and rolled back to the newest checkpoint). */
+        NVM_RESTART,
+        /** The NVM state is gone: restore from L1. */
+        NVM_WIPED_L1,
+        /** The NVM state and the RAM disk are gone: restore from L3. */
+        NVM_AND_L1_WIPED_L3,
+        /** The heap's data is garbage: the resumed run is rejected (or throws) and the job rolls back. */
+        NVM_GARBAGE_ROLLBACK,
+        /** A second SIGKILL right after a checkpoint restore, then a relaunch. */
+        SECOND_CRASH_AFTER_RESTORE
+    }
+
+    static Stream<Arguments> cells() {
+        if ("full".equals(System.getProperty("lazarus.matrix"))) {
+            List<Arguments> all = new ArrayList<>();
+            for (String backend : List.of("openmpi", "mpj")) {
+                for (String app : EVERY.keySet().stream().sorted().toList()) {
+                    for (RecoveryPath path : RecoveryPath.values()) {
+                        all.add(Arguments.of(backend, app, path));
+                    }
+                }
+            }
+            return all.stream();
+        }
+        return ciCells();
+    }
+
+    /** Multi-variable restores on both backends, and each path at least once. */
+    static Stream<Arguments> ciCells() {
+        return Stream.of(
+                Arguments.of("openmpi", "npb.MG", RecoveryPath.NVM_WIPED_L1),
+                Arguments.of("openmpi", "npb.IS", RecoveryPath.NVM_WIPED_L1),
+                Arguments.of("mpj", "npb.CG", RecoveryPath.NVM_WIPED_L1),
+                Arguments.of("openmpi", "npb.CG", RecoveryPath.NVM_AND_L1_WIPED_L3),
+                Arguments.of("openmpi", "solver.HEAT", RecoveryPath.NVM_RESTART),
+                Arguments.of("openmpi", "npb.MG", RecoveryPath.NVM_GARBAGE_ROLLBACK),
+                Arguments.of("openmpi", "npb.IS", RecoveryPath.NVM_GARBAGE_ROLLBACK),
+                Arguments.of("mpj", "npb.FT", RecoveryPath.SECOND_CRASH_AFTER_RESTORE));
+    }
+
+    private String[] args(String backend, String app, String job) {
+        return new String[] {"run", "--np", "2", "--backend", backend, "--job", job, "--nvm-dir",
+            dir.resolve("nvm").toString(), "--ckpt-every", EVERY.get(app).toString(), "--ckpt-dir",
+            dir.resolve("l1").toString(), "--pfs-dir", dir.resolve("pfs").toString(), "--timeout", "300", app,
+            "--class", "A", "--quiet"};
+    }
+
+    @ParameterizedTest(name = "{1} {2} on {0}")
+    @MethodSource("cells")
+    void aKilledJobRecoversOnThePath(String backend, String app, RecoveryPath path) throws Exception {
+        String job = (app + "-" + path + "-" + backend).toLowerCase().replace('_', '-');
+        String[] args = args(backend, app, job);
+        long reached = killOnceTwoVersionsAreEverywhere(args, job, 2L * EVERY.get(app));
+        Path nvmJob = dir.resolve("nvm").resolve(job);
+        switch (path) {
+            case NVM_RESTART -> { }
+            case NVM_WIPED_L1 -> wipe(nvmJob);
+            case NVM_AND_L1_WIPED_L3 -> {
+                wipe(nvmJob);
+                wipe(dir.resolve("l1"));
+            }
+            case NVM_GARBAGE_ROLLBACK -> garbleHeaps(nvmJob);
+            case SECOND_CRASH_AFTER_RESTORE -> {
+                wipe(nvmJob);
+                reached = Math.max(reached, killRightAfterRestore(args));
+            }
+        }
+        LazarusProcess.Result relaunch = LazarusProcess.run(Duration.ofMinutes(6), args);
+        String out = relaunch.output();
+        assertEquals(0, relaunch.exitStatus(), out);
+        assertTrue(out.contains(SUCCESS), out);
+        Matcher restored = RESTORED.matcher(out);
+        switch (path) {
+            case NVM_RESTART, NVM_GARBAGE_ROLLBACK -> {
+                boolean resumedAndAccepted = out.contains("NVM restart: resuming")
+                        && !out.contains("failed acceptance verification") && !out.contains("-> rollback");
+                assertTrue(resumedAndAccepted || restored.find() && Long.parseLong(restored.group(1)) >= reached,
+                        "neither an accepted NVM restart nor a rollback to version >= " + reached + ":\n" + out);
+                if (path == RecoveryPath.NVM_GARBAGE_ROLLBACK) {
+                    assertTrue(!resumedAndAccepted, "garbage in every candidate object was accepted:\n" + out);
+                }
+            }
+            case NVM_WIPED_L1, SECOND_CRASH_AFTER_RESTORE -> assertRestored(restored, reached, "L1", out);
+            case NVM_AND_L1_WIPED_L3 -> assertRestored(restored, reached, "L3", out);
+        }
+    }
+
+    private static void assertRestored(Matcher restored, long reached, String level, String out) {
+        assertTrue(restored.find(), out);
+        assertTrue(Long.parseLong(restored.group(1)) >= reached, "restored below " + reached + ":\n" + out);
+        assertEquals(level, restored.group(2), out);
+    }
+
+    /**
+     * Starts the job, waits until both ranks' manifests of a version of at least {@code version} are on L1 and L3,
+     * SIGKILLs one rank, and waits for the job to fail.
+     *
+     * @return the newest version both levels held at the kill
+     */
+    private long killOnceTwoVersionsAreEverywhere(String[] args, String job, long version) throws Exception {
+        RunningJob running = RunningJob.start(args, Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        long newest = -1;
+        while (newest < version) {
+            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
+                    "no version " + version + " on both levels: " + running.output());
+            newest = Math.min(newestComplete(dir.resolve("l1").resolve(job)),
+                    newestComplete(dir.resolve("pfs").resolve(job)));
+            Thread.sleep(5);
+        }
+        kill(running);
+        return newest;
+    }
+
+    /** Relaunches, SIGKILLs a rank as soon as the checkpoint restart is reported, and returns the version restored. */
+    private long killRightAfterRestore(String[] args) throws Exception {
+        RunningJob running = RunningJob.start(args, Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        Matcher m;
+        while (!(m = RESTORED.matcher(running.outputNow())).find()) {
+            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
+                    "no checkpoint restart reported: " + running.outputNow());
+            Thread.sleep(5);
+        }
+        kill(running);
+        return Long.parseLong(m.group(1));
+    }
+
+    private static void kill(RunningJob running) throws Exception {
+        List<ProcessHandle> ranks = running.rankJvms();
+        assertTrue(!ranks.isEmpty() && ranks.getFirst().destroyForcibly(), "no rank to kill");
+        String text = running.awaitEnd();
+        for (ProcessHandle rank : ranks) {
+            rank.onExit().get(60, TimeUnit.SECONDS);
+        }
+        assertTrue(running.process().exitValue() != 0, "a killed job must fail: " + text);
+    }
+
+    /**
+     * Overwrites every heap's data pages (everything after the header page) with 0x7f bytes: doubles of about 1e306
+     * and ints of 2139062143, as garbage a lost cache line or a stray write could leave. The header and bookmark stay
+     * valid, so the heap checks pass and only the acceptance check (or an exception) can catch it.
+     */
+    private static void garbleHeaps(Path nvmJob) throws IOException {
+        try (Stream<Path> files = Files.list(nvmJob)) {
+            for (Path heap : files.filter(f -> f.getFileName().toString().endsWith(".heap")).toList()) {
+                try (RandomAccessFile file = new RandomAccessFile(heap.toFile(), "rw")) {
+                    byte[] garbage = new byte[1 << 16];
+                    java.util.Arrays.fill(garbage, (byte) 0x7f);
+                    for (long at = 4096; at < file.length(); at += garbage.length) {
+                        file.seek(at);
+                        file.write(garbage, 0, (int) Math.min(garbage.length, file.length() - at));
+                    }
+                }
+            }
+        }
+    }
+
+    /** @return the newest version directory holding both ranks' manifests, or -1 */
+    private static long newestComplete(Path jobDirectory) throws IOException {
+        if (!Files.isDirectory(jobDirectory)) {
+            return -1;
+        }
+        try (Stream<Path> versions = Files.list(jobDirectory)) {
+            return versions.filter(v -> Files.exists(v.resolve("rank-0.manifest"))
+                            && Files.exists(v.resolve("rank-1.manifest")))
+                    .mapToLong(v -> Long.parseLong(v.getFileName().toString().substring(1))).max().orElse(-1);
+        }
+    }
+
+    private static void wipe(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+    }
+}
