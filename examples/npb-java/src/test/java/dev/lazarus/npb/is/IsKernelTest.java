@@ -90,6 +90,45 @@ class IsKernelTest {
         }
     }
 
+    @Test
+    void keySetFingerprintIgnoresOrderAndSeesAnyOneChangedKey() {
+        int[] keys = {5, 3, 3, 2047, 0, 17};
+        int[] shuffled = {3, 17, 0, 5, 2047, 3};
+        assertArrayEquals(parts(keys), parts(shuffled));
+        for (int i = 0; i < keys.length; i++) {
+            for (int changed : new int[] {keys[i] + 1, keys[i] ^ 0x80, keys[(i + 1) % keys.length]}) {
+                int[] other = keys.clone();
+                other[i] = changed;
+                if (changed != keys[i]) {
+                    assertFalse(Arrays.equals(parts(keys), parts(other)), "key " + i + " -> " + changed);
+                }
+            }
+        }
+        assertFalse(Arrays.equals(parts(keys), parts(Arrays.copyOf(keys, keys.length - 1))), "a key fewer");
+    }
+
+    /** The fingerprint of the generated keys is that of keyArray after the last iteration planted its keys. */
+    @Test
+    void generatedKeySetIsTheKeysTheLastIterationRanks() {
+        IsParameters s = IsParameters.of(ProblemClass.S);
+        int[] keys = generate(s, 0, 1);
+        for (int i = 1; i <= IsKernel.MAX_ITERATIONS; i++) {
+            keys[i] = i;
+            keys[i + IsKernel.MAX_ITERATIONS] = s.maxKey() - i;
+        }
+        IsKernel kernel = new IsKernel();
+        kernel.setup(sizeOnlyComm(1), s);
+        long[] generated = new long[KeySetFingerprint.LENGTH];
+        kernel.generatedKeySet().addTo(generated, 0);
+        assertArrayEquals(parts(keys), generated);
+    }
+
+    private static long[] parts(int[] keys) {
+        long[] parts = new long[KeySetFingerprint.LENGTH];
+        KeySetFingerprint.of(keys, keys.length).addTo(parts, 0);
+        return parts;
+    }
+
     @TempDir
     Path nvm;
 
