@@ -3,6 +3,7 @@ package dev.lazarus.npb.ep;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
@@ -282,7 +283,16 @@ class EpKernelTest {
     }
 
     /** Runs {@code app} but crashes in iteration {@code at}, before its first region or after its last one. */
-    record CrashAt(Recomputable app, int at, boolean afterIterating) implements Recomputable {
+    static final class CrashAt extends DelegatingRecomputable {
+        private final int at;
+        private final boolean afterIterating;
+
+        CrashAt(Recomputable app, int at, boolean afterIterating) {
+            super(app);
+            this.at = at;
+            this.afterIterating = afterIterating;
+        }
+
         @Override
         public void iterate(int iteration, EasyCrash easyCrash) {
             if (iteration == at && !afterIterating) {
@@ -292,46 +302,6 @@ class EpKernelTest {
             if (iteration == at) {
                 throw new SimulatedCrash(iteration);
             }
-        }
-
-        @Override
-        public String application() {
-            return app.application();
-        }
-
-        @Override
-        public String signature() {
-            return app.signature();
-        }
-
-        @Override
-        public List<String> regions() {
-            return app.regions();
-        }
-
-        @Override
-        public long heapBytes() {
-            return app.heapBytes();
-        }
-
-        @Override
-        public void attach(EasyCrash easyCrash) {
-            app.attach(easyCrash);
-        }
-
-        @Override
-        public void initialize(boolean fresh) {
-            app.initialize(fresh);
-        }
-
-        @Override
-        public int iterations() {
-            return app.iterations();
-        }
-
-        @Override
-        public Verdict verify() {
-            return app.verify();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.lazarus.npb.is;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
@@ -310,7 +311,18 @@ class IsKernelTest {
      * Runs {@code app} but crashes in iteration {@code at}: after running {@code damage}, and either before the
      * iteration's first region or after its last one.
      */
-    record CrashAt(Recomputable app, int at, boolean afterIterating, Runnable damage) implements Recomputable {
+    static final class CrashAt extends DelegatingRecomputable {
+        private final int at;
+        private final boolean afterIterating;
+        private final Runnable damage;
+
+        CrashAt(Recomputable app, int at, boolean afterIterating, Runnable damage) {
+            super(app);
+            this.at = at;
+            this.afterIterating = afterIterating;
+            this.damage = damage;
+        }
+
         @Override
         public void iterate(int iteration, EasyCrash easyCrash) {
             if (iteration == at && !afterIterating) {
@@ -322,46 +334,6 @@ class IsKernelTest {
                 damage.run();
                 throw new SimulatedCrash(iteration);
             }
-        }
-
-        @Override
-        public String application() {
-            return app.application();
-        }
-
-        @Override
-        public String signature() {
-            return app.signature();
-        }
-
-        @Override
-        public List<String> regions() {
-            return app.regions();
-        }
-
-        @Override
-        public long heapBytes() {
-            return app.heapBytes();
-        }
-
-        @Override
-        public void attach(EasyCrash easyCrash) {
-            app.attach(easyCrash);
-        }
-
-        @Override
-        public void initialize(boolean fresh) {
-            app.initialize(fresh);
-        }
-
-        @Override
-        public int iterations() {
-            return app.iterations();
-        }
-
-        @Override
-        public Verdict verify() {
-            return app.verify();
         }
     }
 
