@@ -54,7 +54,10 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * <p><b>EasyCrash.</b> Every named object lives in the rank's persistent heap: {@code x, z, p, q, r} are candidates
  * (kept across a crash), {@code a, colidx, rowstr} are rebuilt by {@link #initialize} on a restart. The main loop
  * runs under {@link RecomputingRun}: after a crash it resumes at the bookmarked iteration, and acceptance verification
- * (zeta against NPB's reference) decides whether the result counts.
+ * (zeta against NPB's reference) decides whether the result counts. Between iterations the state is {@code x} alone
+ * ({@code z, p, q, r} are rebuilt from it by every {@code conjGrad}), and zeta is a function of all of it. Inverse
+ * power iteration converges again from a changed {@code x}, so a resumed run whose zeta ends within NPB's 1e-10 has
+ * computed NPB's result and is accepted by design; one that does not is rejected.
  */
 public final class CgKernel implements RecomputableApplication, Recomputable {
     private static final String NAME = "npb.CG";

@@ -42,7 +42,8 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  *
  * <p>Verification follows NPB 3.4.2: relative error at most {@code 1e-8} on {@code sx}, {@code sy} and {@code gc}.
  * The NPB 3.3 signed sums are checked too (same tolerance), since both are published NPB reference values and
- * computing both costs two additions per pair.
+ * computing both costs two additions per pair. So is every annulus count, exactly ({@link EpVerification}): EP
+ * reports them, and NPB's checks can pass with a count changed in NVM.
  *
  * <p><b>EasyCrash.</b> An iteration is one batch, so the bookmark is the batch in progress; {@link #iterations()}
  * is the most batches any rank has (a rank with one fewer idles through the last iteration). {@code x} is
@@ -313,7 +314,7 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
             counts[i] = global[4 + i];
             gc += counts[i];
         }
-        return EpVerification.forClass(problemClass).verify(sx, sy, gc, sxSigned, sySigned);
+        return EpVerification.forClass(problemClass).verify(sx, sy, gc, sxSigned, sySigned, counts);
     }
 
     // ---- code regions of the main loop ----------------------------------------------------------------------------

@@ -30,7 +30,12 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  *
  * <p><b>Acceptance verification.</b> After the main loop, the discrete residual {@code max|f + laplace_h(u)|} must be
  * below {@code 1e-8 * max|f|}, and the error against the exact solution below twice the second-order discretization
- * bound {@code h^2}. Both are properties of a correct solution, not reference numbers of one particular run.
+ * bound {@code h^2}. Both are properties of a correct solution, not reference numbers of one particular run. The
+ * boundary values of {@code u} (columns 0 and {@code n+1}, and the outer ghost rows of the first and last rank) are
+ * read by every sweep but never written, so they must still be exactly 0: with a changed one, SOR converges to the
+ * solution of another problem, whose residual is as small and whose error can stay within the discretization bound.
+ * Together the checks see every element of {@code u} that the solution depends on (the inner ghost rows are copies
+ * of the neighbours' rows, refreshed before they are read).
  *
  * <p><b>Named data objects.</b> {@code u} (the solution with ghost rows, a candidate: it carries all the progress) and
  * {@code f} (the source, re-initialized on a restart). <b>Code regions</b> of the main loop: {@code redSweep},
@@ -58,7 +63,8 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
     // ---- named data objects: local rows 1..rows of u, plus ghost rows 0 and rows+1, each n+2 wide -------------
     private DoubleArray u;
     private DoubleArray f;
-    private final double[] reduced = new double[2];
+    /** Residual, error and boundary value, all-reduced with MAX by {@link #verify()}. */
+    private final double[] reduced = new double[3];
 
     @Override
     public String name() {
@@ -227,12 +233,41 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
         }
         reduced[0] = residual;
         reduced[1] = error;
-        comm.allreduce(reduced, 0, reduced, 0, 2, ElementType.DOUBLE, ReduceOp.MAX);
+        reduced[2] = largestBoundaryValue();
+        comm.allreduce(reduced, 0, reduced, 0, reduced.length, ElementType.DOUBLE, ReduceOp.MAX);
         double fMax = 2 * Math.PI * Math.PI;
         Verdict converged = new ResidualThreshold(RESIDUAL_FACTOR * fMax).verify(reduced[0]);
         Verdict accurate = new ResidualThreshold(2 * h2).verify(reduced[1]);
-        return new Verdict(converged.accepted() && accurate.accepted(),
-                "discrete " + converged.reason() + "; error vs exact " + accurate.reason());
+        // NaN fails the comparison too.
+        boolean boundaryZero = reduced[2] == 0.0;
+        return new Verdict(converged.accepted() && accurate.accepted() && boundaryZero,
+                "discrete " + converged.reason() + "; error vs exact " + accurate.reason()
+                        + String.format(Locale.ROOT, "; boundary max|u|=%.6e%s", reduced[2],
+                        boundaryZero ? "" : " is not 0"));
+    }
+
+    /** The largest {@code |u|} on this rank's part of the boundary (NaN if any is NaN: {@code Math.max} keeps it). */
+    private double largestBoundaryValue() {
+        int w = width();
+        double largest = 0.0;
+        for (int i = 1; i <= rows; i++) {
+            largest = Math.max(largest, Math.max(Math.abs(u.get(i * w)), Math.abs(u.get(i * w + n + 1))));
+        }
+        if (comm.rank() == 0) {
+            largest = Math.max(largest, largestIn(0));
+        }
+        if (comm.rank() == comm.size() - 1) {
+            largest = Math.max(largest, largestIn(rows + 1));
+        }
+        return largest;
+    }
+
+    private double largestIn(int row) {
+        double largest = 0.0;
+        for (int j = 0; j < width(); j++) {
+            largest = Math.max(largest, Math.abs(u.get(row * width() + j)));
+        }
+        return largest;
     }
 
     /** Where the persistent heap lives (tests use their own directory). */

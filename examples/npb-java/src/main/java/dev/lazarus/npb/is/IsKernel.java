@@ -29,8 +29,10 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * NPB IS (Integer Sort), MPI version of NPB 3.4 {@code is.c}: ranks {@code TOTAL_KEYS} integer keys ten times by a
  * bucket sort whose buckets are redistributed over the ranks with {@code alltoall}/{@code alltoallv}, checks the
  * ranks of five test keys in every iteration (partial verification) and, after the timed loop, that the keys end up
- * globally sorted (full verification). Runs on a power-of-two number of ranks, up to 128 for class S and 1024
- * otherwise.
+ * globally sorted (full verification). Both pass for any key set that sorts, so the acceptance check also compares a
+ * fingerprint of the sorted keys with one of the benchmark's keys, regenerated at verification ({@link
+ * KeySetFingerprint}): the verdict depends on every key. Runs on a power-of-two number of ranks, up to 128 for class S
+ * and 1024 otherwise.
  *
  * <p>Named data objects (NPB's names in camel case): {@code keyArray} ({@code key_array}, this rank's keys),
  * {@code keyBuff1} ({@code key_buff1}: keys grouped by bucket, then the key populations and ranks),
@@ -55,7 +57,8 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  *   iterations {@code <= k}, the generated values for later ones), because the runtime resumes every rank at the
  *   <em>smallest</em> bookmark and rank 0 may already have planted iteration {@code k + 1}'s keys. Every value ever
  *   stored in {@code keyArray} is a valid key, so even stale NVM lines cannot send an index out of bounds (NPB's C
- *   code segfaults there, paper §4); a wrong key fails partial verification and the run rolls back.</li>
+ *   code segfaults there, paper §4); a wrong key fails the key fingerprint (and, if it changes a test key's rank,
+ *   partial verification) and the run rolls back.</li>
  *   <li>{@code passedVerification[it]}, {@code failedVerification[it]}: the partial verification of iteration
  *   {@code it}, stored (not added) at the end of {@code partialVerify}, so re-running the bookmarked iteration
  *   overwrites its own slot instead of counting twice, and iterations {@code 1..k-1} still count after a restart.</li>
@@ -264,7 +267,7 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
      */
     @Override
     public void initialize(boolean fresh) {
-        double seed = findMySeed(myRank, commSize, 4L * params.totalKeys(), SEED, NpbRandom.A);
+        double seed = mySeed();
         generatedKeys = new int[2 * MAX_ITERATIONS + 1];
         createSeq(new NpbRandom(seed), params.maxKey(), generatedKeys.length, (i, key) -> generatedKeys[i] = key);
         if (fresh) {
@@ -312,12 +315,36 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         easyCrash.endRegion(6, iteration);
     }
 
-    /** NPB's {@code full_verify} plus the partial verification tally of all iterations (collective). */
+    /**
+     * NPB's {@code full_verify}, the partial verification tally of all iterations, and a comparison of the sorted
+     * keys' fingerprint with the benchmark's key set (collective): NPB's checks pass for any keys that sort, so
+     * without it a key changed in NVM would be sorted and accepted.
+     */
     @Override
     public Verdict verify() {
         int[] sorted = new int[totalLocalKeys];
         sortLocalKeys(sorted);
-        return verify(countOutOfOrder(sorted, totalLocalKeys));
+        return verify(countOutOfOrder(sorted, totalLocalKeys), KeySetFingerprint.of(sorted, totalLocalKeys),
+                generatedKeySet());
+    }
+
+    /**
+     * The fingerprint of this rank's share of the keys the last iteration ranks: the generated keys, regenerated
+     * here rather than read from the heap (whose copy is what is being checked), with rank 0's twenty planted
+     * positions holding the keys that every iteration up to the last has planted.
+     */
+    KeySetFingerprint generatedKeySet() {
+        KeySetFingerprint expected = new KeySetFingerprint();
+        int maxKey = params.maxKey();
+        int lastPlanted = myRank == 0 ? 2 * MAX_ITERATIONS : 0;
+        createSeq(new NpbRandom(mySeed()), maxKey, numKeys,
+                (i, key) -> expected.add(i >= 1 && i <= lastPlanted ? plantedKey(i, maxKey) : key));
+        return expected;
+    }
+
+    /** Where this rank's part of the generated key sequence starts. */
+    private double mySeed() {
+        return findMySeed(myRank, commSize, 4L * params.totalKeys(), SEED, NpbRandom.A);
     }
 
     // ---- the main loop --------------------------------------------------------------------------------------------
@@ -398,10 +425,19 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
             int maxKey = params.maxKey();
             for (int i = 1; i <= MAX_ITERATIONS; i++) {
                 boolean planted = i <= iteration;
-                keys.set(i, planted ? i : generatedKeys[i]);
-                keys.set(i + MAX_ITERATIONS, planted ? maxKey - i : generatedKeys[i + MAX_ITERATIONS]);
+                keys.set(i, planted ? plantedKey(i, maxKey) : generatedKeys[i]);
+                int high = i + MAX_ITERATIONS;
+                keys.set(high, planted ? plantedKey(high, maxKey) : generatedKeys[high]);
             }
         }
+    }
+
+    /**
+     * The key NPB plants at {@code position} (1 to {@code 2 * MAX_ITERATIONS}) of rank 0: iteration {@code i} plants
+     * {@code i} at position {@code i} and {@code MAX_KEY - i} at position {@code i + MAX_ITERATIONS}.
+     */
+    private static int plantedKey(int position, int maxKey) {
+        return position <= MAX_ITERATIONS ? position : maxKey - (position - MAX_ITERATIONS);
     }
 
     /** Region 2: counts local keys per bucket, stashes the local test keys, and groups the keys by bucket. */
@@ -609,23 +645,38 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
 
     /**
      * Combines every rank's verification: successful iff all {@code 5 * MAX_ITERATIONS} partial verifications passed,
-     * no rank found keys out of order, and no key was lost in the exchange.
+     * no rank found keys out of order, no key was lost in the exchange, and the keys sorted are the benchmark's keys
+     * (equal fingerprints over all ranks).
      */
-    Verdict verify(int outOfOrder) {
+    Verdict verify(int outOfOrder, KeySetFingerprint sortedKeys, KeySetFingerprint generatedKeys) {
         long passed = 0;
         long failed = 0;
         for (int it = 1; it <= MAX_ITERATIONS; it++) {
             passed += passedVerification.get(it);
             failed += failedVerification.get(it);
         }
-        long[] tally = {passed, failed, outOfOrder == 0 ? 1 : 0, totalLocalKeys};
+        int sortedAt = 4;
+        int generatedAt = sortedAt + KeySetFingerprint.LENGTH;
+        long[] tally = new long[generatedAt + KeySetFingerprint.LENGTH];
+        tally[0] = passed;
+        tally[1] = failed;
+        tally[2] = outOfOrder == 0 ? 1 : 0;
+        tally[3] = totalLocalKeys;
+        sortedKeys.addTo(tally, sortedAt);
+        generatedKeys.addTo(tally, generatedAt);
         comm.allreduce(tally, 0, tally, 0, tally.length, ReduceOp.SUM);
         int expectedPartial = TEST_ARRAY_SIZE * MAX_ITERATIONS;
+        boolean sameKeys = Arrays.equals(tally, sortedAt, generatedAt, tally, generatedAt, tally.length);
         boolean accepted = tally[0] == expectedPartial && tally[1] == 0 && tally[2] == commSize
-                && tally[3] == params.totalKeys();
+                && tally[3] == params.totalKeys() && sameKeys;
         String reason = String.format(Locale.ROOT,
-                "partial %d/%d passed (%d failed); full: sorted on %d/%d ranks, %d/%d keys", tally[0],
-                expectedPartial, tally[1], tally[2], commSize, tally[3], params.totalKeys());
+                "partial %d/%d passed (%d failed); full: sorted on %d/%d ranks, %d/%d keys; ", tally[0],
+                expectedPartial, tally[1], tally[2], commSize, tally[3], params.totalKeys())
+                + (sameKeys ? "key fingerprint (" + KeySetFingerprint.describe(tally, sortedAt)
+                        + ") matches the generated keys"
+                : "key fingerprint of the sorted keys (" + KeySetFingerprint.describe(tally, sortedAt)
+                        + ") differs from the generated keys' (" + KeySetFingerprint.describe(tally, generatedAt)
+                        + ")");
         return accepted ? Verdict.accept(reason) : Verdict.reject(reason);
     }
 

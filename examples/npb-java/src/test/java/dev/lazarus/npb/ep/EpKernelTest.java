@@ -3,15 +3,18 @@ package dev.lazarus.npb.ep;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
+import dev.lazarus.verification.checks.ReferenceValues;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.reflect.Proxy;
@@ -181,16 +184,49 @@ class EpKernelTest {
     @Test
     void verificationRejectsPerturbedSumsAndCounts() {
         EpVerification ref = EpVerification.forClass(ProblemClass.W);
-        assertTrue(ref.verify(ref.sxRef(), ref.syRef(), ref.gcRef(), ref.sxSignedRef(), ref.sySignedRef())
+        double[] counts = Arrays.stream(ref.countRefs()).asDoubleStream().toArray();
+        assertTrue(ref.verify(ref.sxRef(), ref.syRef(), ref.gcRef(), ref.sxSignedRef(), ref.sySignedRef(), counts)
                 .accepted());
         assertFalse(ref.verify(ref.sxRef() * (1 + 2e-8), ref.syRef(), ref.gcRef(), ref.sxSignedRef(),
-                ref.sySignedRef()).accepted());
+                ref.sySignedRef(), counts).accepted());
         assertFalse(ref.verify(ref.sxRef(), ref.syRef(), ref.gcRef() + 1, ref.sxSignedRef(),
-                ref.sySignedRef()).accepted());
+                ref.sySignedRef(), counts).accepted());
         assertFalse(ref.verify(ref.sxRef(), ref.syRef(), ref.gcRef(), ref.sxSignedRef(),
-                -ref.sySignedRef()).accepted());
+                -ref.sySignedRef(), counts).accepted());
         assertFalse(ref.verify(Double.NaN, ref.syRef(), ref.gcRef(), ref.sxSignedRef(),
-                ref.sySignedRef()).accepted());
+                ref.sySignedRef(), counts).accepted());
+    }
+
+    /** Changes NPB's checks cannot see: gc and the sums stay within 1e-8, yet a reported count is wrong. */
+    @Test
+    void verificationRejectsEveryCountThatIsNotExact() {
+        EpVerification ref = EpVerification.forClass(ProblemClass.B);
+        double[] counts = Arrays.stream(ref.countRefs()).asDoubleStream().toArray();
+        assertTrue(ref.verifyCounts(counts).accepted());
+        double[] moved = counts.clone();
+        moved[1]--;
+        moved[2]++;
+        double[] offByEight = counts.clone();
+        offByEight[6] += 8;
+        double[] fraction = counts.clone();
+        fraction[0] = Math.nextUp(fraction[0]);
+        for (double[] wrong : List.of(moved, offByEight, fraction)) {
+            double gc = Arrays.stream(wrong).sum();
+            assertTrue(ReferenceValues.relativeError(gc, ref.gcRef()) <= EpKernel.EPSILON, "NPB's check passes");
+            Verdict verdict = ref.verify(ref.sxRef(), ref.syRef(), gc, ref.sxSignedRef(), ref.sySignedRef(), wrong);
+            assertFalse(verdict.accepted(), verdict.reason());
+            assertTrue(verdict.reason().startsWith("q["), verdict.reason());
+        }
+        counts[9] = Double.NaN;
+        assertFalse(ref.verifyCounts(counts).accepted());
+    }
+
+    @ParameterizedTest
+    @EnumSource(ProblemClass.class)
+    void referenceCountsAddUpToNpbsPairCount(ProblemClass pc) {
+        EpVerification ref = EpVerification.forClass(pc);
+        assertEquals(EpKernel.NQ, ref.countRefs().length);
+        assertEquals(ref.gcRef(), Arrays.stream(ref.countRefs()).sum());
     }
 
     @Test
@@ -247,7 +283,16 @@ class EpKernelTest {
     }
 
     /** Runs {@code app} but crashes in iteration {@code at}, before its first region or after its last one. */
-    record CrashAt(Recomputable app, int at, boolean afterIterating) implements Recomputable {
+    static final class CrashAt extends DelegatingRecomputable {
+        private final int at;
+        private final boolean afterIterating;
+
+        CrashAt(Recomputable app, int at, boolean afterIterating) {
+            super(app);
+            this.at = at;
+            this.afterIterating = afterIterating;
+        }
+
         @Override
         public void iterate(int iteration, EasyCrash easyCrash) {
             if (iteration == at && !afterIterating) {
@@ -257,46 +302,6 @@ class EpKernelTest {
             if (iteration == at) {
                 throw new SimulatedCrash(iteration);
             }
-        }
-
-        @Override
-        public String application() {
-            return app.application();
-        }
-
-        @Override
-        public String signature() {
-            return app.signature();
-        }
-
-        @Override
-        public List<String> regions() {
-            return app.regions();
-        }
-
-        @Override
-        public long heapBytes() {
-            return app.heapBytes();
-        }
-
-        @Override
-        public void attach(EasyCrash easyCrash) {
-            app.attach(easyCrash);
-        }
-
-        @Override
-        public void initialize(boolean fresh) {
-            app.initialize(fresh);
-        }
-
-        @Override
-        public int iterations() {
-            return app.iterations();
-        }
-
-        @Override
-        public Verdict verify() {
-            return app.verify();
         }
     }
 }

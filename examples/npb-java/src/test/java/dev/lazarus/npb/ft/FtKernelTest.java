@@ -2,8 +2,8 @@ package dev.lazarus.npb.ft;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
-import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.NpbRandom;
@@ -233,40 +233,16 @@ class FtKernelTest {
      * {@code regionsDone} regions and then "crashes": the exception leaves the heap closed but not released, with the
      * bookmark at that iteration, as a killed process leaves it.
      */
-    private record Crashing(FtKernel kernel, int crashIteration, int regionsDone) implements Recomputable {
-        @Override
-        public String application() {
-            return kernel.application();
-        }
+    private static final class Crashing extends DelegatingRecomputable {
+        private final FtKernel kernel;
+        private final int crashIteration;
+        private final int regionsDone;
 
-        @Override
-        public String signature() {
-            return kernel.signature();
-        }
-
-        @Override
-        public List<String> regions() {
-            return kernel.regions();
-        }
-
-        @Override
-        public long heapBytes() {
-            return kernel.heapBytes();
-        }
-
-        @Override
-        public void attach(EasyCrash easyCrash) {
-            kernel.attach(easyCrash);
-        }
-
-        @Override
-        public void initialize(boolean fresh) {
-            kernel.initialize(fresh);
-        }
-
-        @Override
-        public int iterations() {
-            return kernel.iterations();
+        Crashing(FtKernel kernel, int crashIteration, int regionsDone) {
+            super(kernel);
+            this.kernel = kernel;
+            this.crashIteration = crashIteration;
+            this.regionsDone = regionsDone;
         }
 
         @Override
@@ -276,11 +252,6 @@ class FtKernelTest {
                 throw new SimulatedCrash();
             }
             kernel.iterate(iteration, easyCrash);
-        }
-
-        @Override
-        public Verdict verify() {
-            return kernel.verify();
         }
     }
 

@@ -3,6 +3,7 @@ package dev.lazarus.npb.is;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
@@ -88,6 +89,45 @@ class IsKernelTest {
                         + " test key " + i);
             }
         }
+    }
+
+    @Test
+    void keySetFingerprintIgnoresOrderAndSeesAnyOneChangedKey() {
+        int[] keys = {5, 3, 3, 2047, 0, 17};
+        int[] shuffled = {3, 17, 0, 5, 2047, 3};
+        assertArrayEquals(parts(keys), parts(shuffled));
+        for (int i = 0; i < keys.length; i++) {
+            for (int changed : new int[] {keys[i] + 1, keys[i] ^ 0x80, keys[(i + 1) % keys.length]}) {
+                int[] other = keys.clone();
+                other[i] = changed;
+                if (changed != keys[i]) {
+                    assertFalse(Arrays.equals(parts(keys), parts(other)), "key " + i + " -> " + changed);
+                }
+            }
+        }
+        assertFalse(Arrays.equals(parts(keys), parts(Arrays.copyOf(keys, keys.length - 1))), "a key fewer");
+    }
+
+    /** The fingerprint of the generated keys is that of keyArray after the last iteration planted its keys. */
+    @Test
+    void generatedKeySetIsTheKeysTheLastIterationRanks() {
+        IsParameters s = IsParameters.of(ProblemClass.S);
+        int[] keys = generate(s, 0, 1);
+        for (int i = 1; i <= IsKernel.MAX_ITERATIONS; i++) {
+            keys[i] = i;
+            keys[i + IsKernel.MAX_ITERATIONS] = s.maxKey() - i;
+        }
+        IsKernel kernel = new IsKernel();
+        kernel.setup(sizeOnlyComm(1), s);
+        long[] generated = new long[KeySetFingerprint.LENGTH];
+        kernel.generatedKeySet().addTo(generated, 0);
+        assertArrayEquals(parts(keys), generated);
+    }
+
+    private static long[] parts(int[] keys) {
+        long[] parts = new long[KeySetFingerprint.LENGTH];
+        KeySetFingerprint.of(keys, keys.length).addTo(parts, 0);
+        return parts;
     }
 
     @TempDir
@@ -271,7 +311,18 @@ class IsKernelTest {
      * Runs {@code app} but crashes in iteration {@code at}: after running {@code damage}, and either before the
      * iteration's first region or after its last one.
      */
-    record CrashAt(Recomputable app, int at, boolean afterIterating, Runnable damage) implements Recomputable {
+    static final class CrashAt extends DelegatingRecomputable {
+        private final int at;
+        private final boolean afterIterating;
+        private final Runnable damage;
+
+        CrashAt(Recomputable app, int at, boolean afterIterating, Runnable damage) {
+            super(app);
+            this.at = at;
+            this.afterIterating = afterIterating;
+            this.damage = damage;
+        }
+
         @Override
         public void iterate(int iteration, EasyCrash easyCrash) {
             if (iteration == at && !afterIterating) {
@@ -283,46 +334,6 @@ class IsKernelTest {
                 damage.run();
                 throw new SimulatedCrash(iteration);
             }
-        }
-
-        @Override
-        public String application() {
-            return app.application();
-        }
-
-        @Override
-        public String signature() {
-            return app.signature();
-        }
-
-        @Override
-        public List<String> regions() {
-            return app.regions();
-        }
-
-        @Override
-        public long heapBytes() {
-            return app.heapBytes();
-        }
-
-        @Override
-        public void attach(EasyCrash easyCrash) {
-            app.attach(easyCrash);
-        }
-
-        @Override
-        public void initialize(boolean fresh) {
-            app.initialize(fresh);
-        }
-
-        @Override
-        public int iterations() {
-            return app.iterations();
-        }
-
-        @Override
-        public Verdict verify() {
-            return app.verify();
         }
     }
 

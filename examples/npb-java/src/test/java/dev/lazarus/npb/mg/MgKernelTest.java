@@ -2,11 +2,10 @@ package dev.lazarus.npb.mg;
 
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.RecomputingRun;
-import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
-import dev.lazarus.verification.Verdict;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,40 +62,16 @@ class MgKernelTest {
      * {@code regionsDone} regions and then "crashes": the exception leaves the heap closed but not released, with the
      * bookmark at that iteration, as a killed process leaves it.
      */
-    private record Crashing(MgKernel kernel, int crashIteration, int regionsDone) implements Recomputable {
-        @Override
-        public String application() {
-            return kernel.application();
-        }
+    private static final class Crashing extends DelegatingRecomputable {
+        private final MgKernel kernel;
+        private final int crashIteration;
+        private final int regionsDone;
 
-        @Override
-        public String signature() {
-            return kernel.signature();
-        }
-
-        @Override
-        public List<String> regions() {
-            return kernel.regions();
-        }
-
-        @Override
-        public long heapBytes() {
-            return kernel.heapBytes();
-        }
-
-        @Override
-        public void attach(EasyCrash easyCrash) {
-            kernel.attach(easyCrash);
-        }
-
-        @Override
-        public void initialize(boolean fresh) {
-            kernel.initialize(fresh);
-        }
-
-        @Override
-        public int iterations() {
-            return kernel.iterations();
+        Crashing(MgKernel kernel, int crashIteration, int regionsDone) {
+            super(kernel);
+            this.kernel = kernel;
+            this.crashIteration = crashIteration;
+            this.regionsDone = regionsDone;
         }
 
         @Override
@@ -106,11 +81,6 @@ class MgKernelTest {
                 throw new SimulatedCrash();
             }
             kernel.iterate(iteration, easyCrash);
-        }
-
-        @Override
-        public Verdict verify() {
-            return kernel.verify();
         }
     }
 
