@@ -13,6 +13,7 @@ import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
 import dev.lazarus.mpi.MpiApplication;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.verification.Verdict;
@@ -55,14 +56,14 @@ class RecoveryMatrixTest {
     private final PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
 
     /** The recovery paths of issue 13's matrix. */
-    enum Path_ {
+    enum RecoveryPath {
         NVM_RESTART, NVM_WIPED_L1, NVM_AND_L1_WIPED_L3, NVM_REJECTED_ROLLBACK, SECOND_CRASH_AFTER_RESTORE,
         RESUMED_RUN_THROWS
     }
 
     static Stream<Arguments> cells() {
         return registered().keySet().stream()
-                .flatMap(app -> Stream.of(Path_.values()).map(path -> Arguments.of(app, path)));
+                .flatMap(app -> Stream.of(RecoveryPath.values()).map(path -> Arguments.of(app, path)));
     }
 
     private static Map<String, MpiApplication> registered() {
@@ -81,41 +82,18 @@ class RecoveryMatrixTest {
     }
 
     /** The application under a {@link Script}: a crash at an iteration, or failures of a resumed run. */
-    record Scripted(Recomputable app, Script script, boolean[] resumed) implements Recomputable {
-        public String application() {
-            return app.application();
+    static final class Scripted extends DelegatingRecomputable {
+        private final Script script;
+        private boolean resumed;
+
+        Scripted(Recomputable app, Script script) {
+            super(app);
+            this.script = script;
         }
 
-        public String signature() {
-            return app.signature();
-        }
-
-        public List<String> regions() {
-            return app.regions();
-        }
-
-        public long heapBytes() {
-            return app.heapBytes();
-        }
-
-        public void attach(EasyCrash easyCrash) {
-            app.attach(easyCrash);
-        }
-
-        public void initialize(boolean fresh) {
-            app.initialize(fresh);
-        }
-
-        public int iterations() {
-            return app.iterations();
-        }
-
-        public int maxIterations() {
-            return app.maxIterations();
-        }
-
+        @Override
         public void iterate(int iteration, EasyCrash easyCrash) {
-            resumed[0] = easyCrash.resuming();
+            resumed = easyCrash.resuming();
             if (iteration == script.crashAt()) {
                 throw new IllegalStateException("simulated crash at iteration " + iteration);
             }
@@ -125,9 +103,10 @@ class RecoveryMatrixTest {
             app.iterate(iteration, easyCrash);
         }
 
+        @Override
         public Verdict verify() {
             Verdict verdict = app.verify();
-            return script.rejectResumed() && resumed[0] ? Verdict.reject("simulated rejection of the resumed run")
+            return script.rejectResumed() && resumed ? Verdict.reject("simulated rejection of the resumed run")
                     : verdict;
         }
     }
@@ -157,7 +136,7 @@ class RecoveryMatrixTest {
             RecomputableApplication instance = (RecomputableApplication) registered().get(app).getClass()
                     .getDeclaredConstructor().newInstance();
             Recomputable prepared = instance.prepare(comm, CLASS_S);
-            return RecomputingRun.run(comm, new Scripted(prepared, script, new boolean[1]), nvm(job, nvmRestart),
+            return RecomputingRun.run(comm, new Scripted(prepared, script), nvm(job, nvmRestart),
                     levels(job, app, every), null, log);
         });
     }
@@ -169,7 +148,7 @@ class RecoveryMatrixTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("cells")
-    void everyApplicationRecoversOnEveryPath(String app, Path_ path) throws Exception {
+    void everyApplicationRecoversOnEveryPath(String app, RecoveryPath path) throws Exception {
         int n = iterations(app);
         int every = Math.max(1, n / 5);
         int crashAt = 2 * every + 1; // versions every and 2*every are written, then the job dies

@@ -169,7 +169,7 @@ class RetentionTest {
     @Test
     void preservedVersionsAreNotPrunedFromL3() throws IOException {
         CheckpointDirectory l3 = versions(7, 1);
-        assertEquals(Set.of(1L, 3L, 4L), Retention.pruneToNewestComplete(l3, 0, 7, 2, v -> v >= 5, Set.of(2L)));
+        assertEquals(Set.of(1L, 3L, 4L, 5L), Retention.pruneToNewestComplete(l3, 0, 7, 2, v -> v >= 5, Set.of(2L)));
         assertTrue(Files.exists(l3.manifestFile(2, 0)));
     }
 }
