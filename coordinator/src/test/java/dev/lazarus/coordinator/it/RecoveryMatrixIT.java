@@ -54,7 +54,8 @@ class RecoveryMatrixIT {
     static Stream<Arguments> cells() {
         if ("full".equals(System.getProperty("lazarus.matrix"))) {
             List<Arguments> all = new ArrayList<>();
-            for (String backend : List.of("openmpi", "mpj")) {
+            String only = System.getProperty("lazarus.matrix.backend", "");
+            for (String backend : only.isEmpty() ? List.of("openmpi", "mpj") : List.of(only)) {
                 for (String app : EVERY.keySet().stream().sorted().toList()) {
                     for (RecoveryPath path : RecoveryPath.values()) {
                         all.add(Arguments.of(backend, app, path));
