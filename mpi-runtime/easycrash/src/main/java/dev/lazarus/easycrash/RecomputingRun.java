@@ -52,7 +52,7 @@ public final class RecomputingRun {
                 app.heapBytes(), settings, tracer, log);
         LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
         try {
-            Outcome outcome = firstAttempt(comm, app, easyCrash, levels);
+            Outcome outcome = firstAttempt(comm, app, easyCrash, levels, log);
             if (outcome.resumed() && !outcome.verdict().accepted()) {
                 if (comm.rank() == 0 && log != null) {
                     log.println("lazarus: NVM restart failed acceptance verification (" + outcome.verdict().reason()
@@ -64,7 +64,7 @@ public final class RecomputingRun {
                 }
                 easyCrash.close();
                 easyCrash = EasyCrash.restartFresh(comm, app, settings, tracer);
-                Outcome again = attempt(comm, app, easyCrash, levels);
+                Outcome again = attempt(comm, app, easyCrash, levels, log);
                 outcome = new Outcome(again.verdict(), again.seconds(), again.firstIteration(), false, true);
             }
             easyCrash.release();
@@ -85,10 +85,10 @@ public final class RecomputingRun {
      * recorded in NVM, so the next launch rolls back instead of resuming the same state, and reported as a {@link
      * RecoveryAttemptFailedException}, on which the launcher relaunches the job once.
      */
-    private static Outcome firstAttempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels)
-            throws IOException {
+    private static Outcome firstAttempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels,
+                                        PrintStream log) throws IOException {
         try {
-            return attempt(comm, app, easyCrash, levels);
+            return attempt(comm, app, easyCrash, levels, log);
         } catch (RuntimeException | Error failure) {
             if (!easyCrash.resuming()) {
                 throw failure;
@@ -99,7 +99,8 @@ public final class RecomputingRun {
         }
     }
 
-    private static Outcome attempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels) {
+    private static Outcome attempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels,
+                                   PrintStream log) {
         app.attach(easyCrash);
         easyCrash.checkPlan(app.application());
         boolean fromNvm = easyCrash.resuming();
@@ -118,13 +119,45 @@ public final class RecomputingRun {
         comm.barrier();
         long start = System.nanoTime();
         for (int it = first; it <= app.iterations(); it++) {
-            easyCrash.beginIteration(it);
-            app.iterate(it, easyCrash);
-            if (levels != null) {
-                levels.afterIteration(it);
-            }
+            iterate(app, easyCrash, levels, it);
+        }
+        Verdict verdict = app.verify();
+        if (fromNvm && !verdict.accepted() && app.maxIterations() > app.iterations()) {
+            verdict = extraIterations(comm, app, easyCrash, levels, verdict, log);
         }
         double seconds = comm.allreduce((System.nanoTime() - start) * 1e-9, ReduceOp.MAX);
-        return new Outcome(app.verify(), seconds, first, !fresh, false);
+        return new Outcome(verdict, seconds, first, !fresh, false);
+    }
+
+    private static void iterate(Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels, int iteration) {
+        easyCrash.beginIteration(iteration);
+        app.iterate(iteration, easyCrash);
+        if (levels != null) {
+            levels.afterIteration(iteration);
+        }
+    }
+
+    /**
+     * EasyCrash's S2 outcome: a run resumed from NVM state that is close to, but not exactly, where it left off may
+     * need a few more iterations to converge. It goes on up to {@link Recomputable#maxIterations()}, verifying after
+     * each, as the crash-test campaign that predicted its recomputability does; the first accepted verdict counts.
+     * Collective: every rank gets the same verdicts.
+     */
+    private static Verdict extraIterations(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels,
+                                           Verdict rejected, PrintStream log) {
+        if (comm.rank() == 0 && log != null) {
+            log.println("lazarus: NVM restart: verification failed after iteration " + app.iterations() + " ("
+                    + rejected.reason() + "); iterating on up to " + app.maxIterations() + " (EasyCrash S2)");
+        }
+        Verdict verdict = rejected;
+        int it = app.iterations();
+        while (!verdict.accepted() && it < app.maxIterations()) {
+            iterate(app, easyCrash, levels, ++it);
+            verdict = app.verify();
+        }
+        if (comm.rank() == 0 && log != null && verdict.accepted()) {
+            log.println("lazarus: NVM restart: accepted after " + (it - app.iterations()) + " extra iterations");
+        }
+        return verdict;
     }
 }
