@@ -139,7 +139,7 @@ public final class EasyCrash implements AutoCloseable {
      *
      * @param mine this rank's reason, or {@code null}
      */
-    private static String firstReason(Comm comm, String mine) {
+    static String firstReason(Comm comm, String mine) {
         long first = comm.allreduce(mine != null ? comm.rank() : Long.MAX_VALUE, ReduceOp.MIN);
         return "rank " + first + ": " + broadcast(comm, mine, (int) first);
     }

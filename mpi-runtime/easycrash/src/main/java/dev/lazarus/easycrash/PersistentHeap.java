@@ -242,10 +242,12 @@ public final class PersistentHeap implements AutoCloseable {
         return fresh(config, identity, writers, state);
     }
 
-    /** @return e.g. "8 MiB", or the bytes when not a whole number of MiB */
+    /** @return e.g. "8 MiB", "532 KiB", or the bytes when not a whole number of KiB */
     private static String describeSize(long bytes) {
-        long mib = 1L << 20;
-        return bytes % mib == 0 ? bytes / mib + " MiB" : bytes + "-byte";
+        if (bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + " MiB";
+        }
+        return bytes % (1L << 10) == 0 ? (bytes >> 10) + " KiB" : bytes + "-byte";
     }
 
     private static CacheLineWriter writerFor(boolean syncMapped) {

@@ -83,7 +83,7 @@ class NvmFullTest {
         long heap = 900 << 10; // of the tmpfs's 1 MiB: Chronicle Map cannot reserve its file beside it
         PersistentHeap.Config config = new PersistentHeap.Config(nvm, "job", 0, 1, heap, "app", null);
         NvmDirectoryFullException e = assertThrows(NvmDirectoryFullException.class, () -> PersistentHeap.open(config));
-        assertEquals("NVM directory " + nvm + " has no room for a " + heap + "-byte heap (No space left on device)",
+        assertEquals("NVM directory " + nvm + " has no room for a 900 KiB heap (No space left on device)",
                 e.getMessage());
         try (Stream<Path> entries = Files.list(nvm.resolve("job"))) {
             assertEquals(List.of("rank-0.lock"), entries.map(p -> p.getFileName().toString()).toList(),

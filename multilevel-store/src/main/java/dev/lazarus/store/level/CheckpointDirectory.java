@@ -73,6 +73,16 @@ public final class CheckpointDirectory {
     }
 
     /**
+     * Checks the job's directory, if it exists, before a run relies on it: a run whose every checkpoint would be
+     * refused is better refused at its start.
+     *
+     * @throws UnsafePathException if it is a link, not a directory, or not the running user's directory
+     */
+    public void checkJobDirectory() throws IOException {
+        SecureFiles.checkOwnDirectory(jobDirectory);
+    }
+
+    /**
      * Creates the version's directory (and the job's) with mode 0700.
      *
      * @throws UnsafePathException if either exists as a link or is not the running user's directory
