@@ -19,6 +19,7 @@ import java.nio.file.Path;
  * CLI) need no native access.
  */
 final class NativeFiles {
+    // open(2) flags as Linux defines them on x86_64 (O_NOFOLLOW differs on some other architectures).
     private static final int O_RDWR = 0x2;
     private static final int O_CREAT = 0x40;
     private static final int O_EXCL = 0x80;
