@@ -26,6 +26,9 @@ final class NativeFiles {
     private static final int O_NOFOLLOW = 0x20000;
     private static final int O_CLOEXEC = 0x80000;
     private static final int MODE_0600 = 0600;
+    /** Error numbers that mean the file system (or the user's quota) has no room. */
+    static final int ENOSPC = 28;
+    static final int EDQUOT = 122;
     /** strerror's texts are short; this bounds the read of the C string. */
     private static final long MAX_ERROR_TEXT = 256;
 

@@ -171,14 +171,19 @@ public final class SecureFiles {
      * Creates {@code file} (0600; it must not exist, not even as a link) and reserves {@code bytes} for it, so that
      * writing into a mapping of it can never fault for want of space.
      *
-     * @throws NoRoomException if the file system cannot reserve the space; the file is deleted again
+     * @throws NoRoomException if the file system has no room (ENOSPC) or the user's quota none (EDQUOT); the file
+     *                         is deleted again
      */
     public static void createReserved(Path file, long bytes) throws IOException {
         refuseLink(file);
         int error = NativeFiles.createAndReserve(file, bytes);
         if (error != 0) {
             Files.deleteIfExists(file);
-            throw new NoRoomException(NativeFiles.strerror(error));
+            String reason = NativeFiles.strerror(error);
+            if (error == NativeFiles.ENOSPC || error == NativeFiles.EDQUOT) {
+                throw new NoRoomException(reason);
+            }
+            throw new IOException(file + ": cannot reserve " + bytes + " bytes: " + reason);
         }
     }
 

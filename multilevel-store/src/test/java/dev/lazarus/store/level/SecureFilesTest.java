@@ -171,6 +171,24 @@ class SecureFilesTest {
     }
 
     @Test
+    void aReservedFileIsCreated0600WithItsSpaceAndNeverThroughALink() throws IOException {
+        Path file = dir.resolve("reserved");
+        SecureFiles.createReserved(file, 1 << 20);
+        assertEquals(1 << 20, Files.size(file));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        Path link = Files.createSymbolicLink(dir.resolve("link"), victim);
+        assertRefused(link, "it is a symbolic link",
+                assertThrows(UnsafePathException.class, () -> SecureFiles.createReserved(link, 4096)));
+        assertVictimUntouched();
+        Path huge = dir.resolve("huge");
+        IOException e = assertThrows(IOException.class, () -> SecureFiles.createReserved(huge, Long.MAX_VALUE));
+        assertFalse(e instanceof SecureFiles.NoRoomException, "too large is not the same as no room: " + e);
+        assertTrue(e.getMessage().startsWith(huge + ": cannot reserve " + Long.MAX_VALUE + " bytes: "),
+                e.getMessage());
+        assertFalse(Files.exists(huge, LinkOption.NOFOLLOW_LINKS), "nothing left behind");
+    }
+
+    @Test
     void createdDirectoriesAre0700AndFiles0600() throws IOException {
         checkpoint(1);
         for (Path directory : List.of(root.resolve("job"), l1.versionDirectory(1))) {
