@@ -3,6 +3,7 @@ package dev.lazarus.coordinator.cli;
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.InstallLayout;
 import dev.lazarus.coordinator.launch.JobLauncher;
+import dev.lazarus.store.level.UnsafePathException;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -96,7 +97,8 @@ public final class LazarusCli implements Runnable {
     }
 
     private int failed(Exception e) {
-        boolean badInput = e instanceof IllegalArgumentException;
+        // A job directory that is a link or another user's is a bad path the user named, refused in one line.
+        boolean badInput = e instanceof IllegalArgumentException || e instanceof UnsafePathException;
         err.println("lazarus: " + (badInput || e instanceof IllegalStateException ? e.getMessage() : e.toString()));
         if ("1".equals(environment.get("LAZARUS_DEBUG"))) {
             e.printStackTrace(err);

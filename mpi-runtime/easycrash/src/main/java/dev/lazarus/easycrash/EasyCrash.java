@@ -1,10 +1,12 @@
 package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.heap.HeapLayout;
+import dev.lazarus.easycrash.heap.NvmDirectoryFullException;
 import dev.lazarus.easycrash.heap.RankLock;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.store.level.UnsafePathException;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -57,7 +59,10 @@ public final class EasyCrash implements AutoCloseable {
      * @param settings    where NVM is, the job id, the plan
      * @param tracer      the crash emulator's tracer, or {@code null} outside campaigns
      * @param log         where rank 0 reports the recovery decision
-     * @throws IllegalArgumentException for bad settings or a plan that does not match the application
+     * @throws IllegalArgumentException for bad settings or a plan that does not match the application; and on every
+     *                                  rank, with the lowest such rank's one line, when a rank's NVM state is in use
+     *                                  by a live earlier rank, lies behind a link or another user's directory, or
+     *                                  its new heap does not fit in the NVM directory
      */
     public static EasyCrash start(Comm comm, String application, String signature, List<String> regions,
                                   long heapBytes, EasyCrashSettings settings, AccessTracer tracer, PrintStream log)
@@ -68,19 +73,20 @@ public final class EasyCrash implements AutoCloseable {
         PersistentHeap.Config config = new PersistentHeap.Config(settings.nvmDirectory(), settings.jobId(),
                 comm.rank(), comm.size(), settings.heapSize(), signature, tracer);
         PersistentHeap heap = null;
-        String inUse = null;
+        String refused = null;
         try {
             heap = settings.restart() ? PersistentHeap.open(config)
                     : PersistentHeap.openFresh(config, RecoveryState.fresh("NVM restart is off"));
-        } catch (RankLock.NvmStateInUseException e) {
-            inUse = e.getMessage();
+        } catch (RankLock.NvmStateInUseException | UnsafePathException | NvmDirectoryFullException e) {
+            refused = e.getMessage();
         }
-        // Every rank must leave the same way: a rank whose state is held by a live earlier rank stops them all.
-        if (comm.allreduce(inUse == null ? 0L : 1L, ReduceOp.MAX) != 0) {
+        // Every rank must leave the same way: a rank whose state is held by a live earlier rank, lies behind a link
+        // or another user's directory, or does not fit stops them all, rather than leave them in the next collective.
+        if (comm.allreduce(refused == null ? 0L : 1L, ReduceOp.MAX) != 0) {
             if (heap != null) {
                 heap.close();
             }
-            throw new IllegalArgumentException(firstReason(comm, inUse));
+            throw new IllegalArgumentException(firstReason(comm, refused));
         }
         RecoveryState agreed = agree(comm, heap.recovery());
         if (heap.recovery().kind() == RecoveryState.Kind.RESUMABLE && agreed.kind() != RecoveryState.Kind.RESUMABLE) {
@@ -136,7 +142,7 @@ public final class EasyCrash implements AutoCloseable {
      *
      * @param mine this rank's reason, or {@code null}
      */
-    private static String firstReason(Comm comm, String mine) {
+    static String firstReason(Comm comm, String mine) {
         long first = comm.allreduce(mine != null ? comm.rank() : Long.MAX_VALUE, ReduceOp.MIN);
         return "rank " + first + ": " + broadcast(comm, mine, (int) first);
     }

@@ -4,9 +4,14 @@ import dev.lazarus.checkpoint.CheckpointReport;
 import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.checkpoint.Checkpoints;
 import dev.lazarus.mpi.Comm;
+import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.store.level.CheckpointDirectory;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 
 /**
@@ -27,10 +32,19 @@ final class LevelCheckpoints implements AutoCloseable {
         this.log = log;
     }
 
-    /** @return the levels for this run, or null when {@code lazarus.ckpt.every} is 0 */
+    /**
+     * @return the levels for this run, or null when {@code lazarus.ckpt.every} is 0
+     * @throws IllegalArgumentException on every rank, with the lowest such rank's one line, when a rank's job
+     *                                  directory on L1 or L3 is a link or another user's: a user who asked for
+     *                                  checkpoints gets them or an error, never a run whose every checkpoint fails
+     */
     static LevelCheckpoints open(Comm comm, CheckpointSettings settings, PrintStream log) {
         if (settings == null || settings.every() == 0) {
             return null;
+        }
+        String refused = refusal(settings);
+        if (comm.allreduce(refused == null ? 0L : 1L, ReduceOp.MAX) != 0) {
+            throw new IllegalArgumentException(EasyCrash.firstReason(comm, refused));
         }
         PrintStream out = comm.rank() == 0 ? log : null;
         Checkpoints checkpoints = Checkpoints.open(comm, settings, line -> {
@@ -40,6 +54,21 @@ final class LevelCheckpoints implements AutoCloseable {
         });
         return new LevelCheckpoints(comm, checkpoints, settings.every(), out);
     }
+
+    /** @return why this rank's job directory on a level must not be used, or null */
+    private static String refusal(CheckpointSettings settings) {
+        List<Path> roots = new ArrayList<>(List.of(settings.l1Directory()));
+        settings.pfsDirectory().ifPresent(roots::add);
+        for (Path root : roots) {
+            try {
+                new CheckpointDirectory(root, settings.jobId()).checkJobDirectory();
+            } catch (IOException e) {
+                return e.getMessage();
+            }
+        }
+        return null;
+    }
+
 
     /**
      * Protects the candidate objects; call once they are attached. A rollback attaches a new heap, so whatever an

@@ -3,6 +3,7 @@ package dev.lazarus.easycrash;
 import dev.lazarus.easycrash.heap.HeapFile;
 import dev.lazarus.easycrash.heap.HeapLayout;
 import dev.lazarus.easycrash.heap.NvmAttemptFile;
+import dev.lazarus.easycrash.heap.NvmDirectoryFullException;
 import dev.lazarus.easycrash.heap.ObjectDescriptor;
 import dev.lazarus.easycrash.heap.ObjectDirectory;
 import dev.lazarus.easycrash.heap.RankLock;
@@ -11,13 +12,15 @@ import dev.lazarus.easycrash.persist.PmemCacheLineWriter;
 import dev.lazarus.easycrash.persist.SyncMappingCacheLineWriter;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.ElementType;
+import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.UnsafePathException;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -115,14 +118,16 @@ public final class PersistentHeap implements AutoCloseable {
      *
      * @throws RankLock.NvmStateInUseException when a live rank of an earlier launch still holds this rank's state;
      *                                         nothing was touched then
+     * @throws UnsafePathException             when the job's NVM directory is a link or another user's, or a link
+     *                                         sits at the heap's, the object directory's or the lock's name
+     * @throws NvmDirectoryFullException       when a new heap does not fit in the NVM directory
      */
     public static PersistentHeap open(Config config) throws IOException {
         return locked(config, () -> openLocked(config));
     }
 
     private static PersistentHeap locked(Config config, LockedOpen opener) throws IOException {
-        Files.createDirectories(config.jobDirectory(),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        SecureFiles.createOwnDirectory(config.jobDirectory()); // refuses a link or another user's directory
         RankLock lock = RankLock.acquire(config.lockPath());
         try {
             PersistentHeap heap = opener.open();
@@ -231,10 +236,20 @@ public final class PersistentHeap implements AutoCloseable {
                                         HeapFile.CacheLineWriterFactory writers, RecoveryState state)
             throws IOException {
         NvmAttemptFile.delete(config.attemptPath()); // a record belongs to the heap it was about
-        HeapFile heap = HeapFile.create(config.heapPath(), identity, config.capacity(), writers);
-        ObjectDirectory directory = ObjectDirectory.create(config.directoryPath());
-        directory.signature(config.signature());
-        return new PersistentHeap(heap, directory, state, config.tracer(), config);
+        HeapFile heap = null;
+        try {
+            heap = HeapFile.create(config.heapPath(), identity, config.capacity(), writers);
+            ObjectDirectory directory = ObjectDirectory.create(config.directoryPath());
+            directory.signature(config.signature());
+            return new PersistentHeap(heap, directory, state, config.tracer(), config);
+        } catch (SecureFiles.NoRoomException e) {
+            if (heap != null) { // the object directory did not fit: a heap without one is of no use to anyone
+                heap.close();
+                Files.deleteIfExists(config.heapPath());
+            }
+            throw new NvmDirectoryFullException("NVM directory " + config.directory() + " has no room for a "
+                    + describeSize(config.capacity()) + " heap (" + e.getMessage() + ")");
+        }
     }
 
     /**
@@ -256,12 +271,22 @@ public final class PersistentHeap implements AutoCloseable {
                                           HeapFile.CacheLineWriterFactory writers, RecoveryState state)
             throws IOException {
         for (Path path : List.of(config.heapPath(), config.directoryPath())) {
-            if (Files.exists(path)) {
+            SecureFiles.refuseLink(path);
+            if (Files.exists(path, LinkOption.NOFOLLOW_LINKS)) {
+                // A rename replaces a link at the .unusable name rather than writing through it.
                 Files.move(path, path.resolveSibling(path.getFileName() + ".unusable"),
-                        StandardCopyOption.REPLACE_EXISTING);
+                        StandardCopyOption.REPLACE_EXISTING, LinkOption.NOFOLLOW_LINKS);
             }
         }
         return fresh(config, identity, writers, state);
+    }
+
+    /** @return e.g. "8 MiB", "532 KiB", or the bytes when not a whole number of KiB */
+    private static String describeSize(long bytes) {
+        if (bytes % (1L << 20) == 0) {
+            return (bytes >> 20) + " MiB";
+        }
+        return bytes % (1L << 10) == 0 ? (bytes >> 10) + " KiB" : bytes + "-byte";
     }
 
     private static CacheLineWriter writerFor(boolean syncMapped) {

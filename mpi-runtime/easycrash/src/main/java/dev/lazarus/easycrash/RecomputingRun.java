@@ -48,9 +48,18 @@ public final class RecomputingRun {
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
                               CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log)
             throws IOException {
-        EasyCrash easyCrash = EasyCrash.start(comm, app.application(), app.signature(), app.regions(),
-                app.heapBytes(), settings, tracer, log);
+        // The levels first: a level the run cannot use (a linked job directory) is refused before NVM is touched.
         LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
+        EasyCrash easyCrash;
+        try {
+            easyCrash = EasyCrash.start(comm, app.application(), app.signature(), app.regions(), app.heapBytes(),
+                    settings, tracer, log);
+        } catch (IOException | RuntimeException | Error e) {
+            if (levels != null) {
+                levels.close();
+            }
+            throw e;
+        }
         try {
             Outcome outcome = firstAttempt(comm, app, easyCrash, levels, log);
             if (outcome.resumed() && !outcome.verdict().accepted()) {

@@ -1,6 +1,8 @@
 package dev.lazarus.store.format;
 
 import dev.lazarus.store.CorruptCheckpointException;
+import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.UnsafePathException;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -8,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
@@ -22,15 +23,18 @@ public final class DataFileReader implements AutoCloseable {
     private final CRC32C crc = new CRC32C();
     private final StagingBuffer staging = new StagingBuffer();
 
-    /** Opens the data file that {@code manifest} describes. */
+    /** Opens the data file that {@code manifest} describes; a link at its name is refused, never followed. */
     public DataFileReader(Path file, RankManifest manifest) throws IOException {
         this.file = file;
         this.manifest = manifest;
         try {
-            this.channel = FileChannel.open(file, StandardOpenOption.READ);
+            this.channel = SecureFiles.openForRead(file);
         } catch (NoSuchFileException e) {
             staging.close();
             throw new CorruptCheckpointException(file + ": missing");
+        } catch (UnsafePathException e) {
+            staging.close();
+            throw new CorruptCheckpointException(e.getMessage());
         }
         long size = channel.size();
         if (size != manifest.dataLength()) {

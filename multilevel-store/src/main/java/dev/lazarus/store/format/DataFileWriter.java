@@ -15,6 +15,7 @@ import java.util.zip.CRC32C;
  * for a slower level may write with O_DIRECT instead ({@link DirectFileOutput}), where the file system takes it.
  */
 public final class DataFileWriter implements AutoCloseable {
+    private final Path file;
     /** Ordinary writes, or null when {@link #direct} is used. */
     private final FileChannel channel;
     private final DirectFileOutput direct;
@@ -23,17 +24,18 @@ public final class DataFileWriter implements AutoCloseable {
     private final StagingBuffer staging = new StagingBuffer();
     private long position;
 
-    /** Creates (0600) or truncates the data file. */
+    /** Creates (0600) or truncates the data file; a link at its name is refused, never followed. */
     public DataFileWriter(Path file) throws IOException {
         this(file, false);
     }
 
     /**
-     * Creates (0600) or truncates the data file.
+     * Creates (0600) or truncates the data file; a link at its name is refused, never followed.
      *
      * @param tryDirect write with O_DIRECT if the file system takes it (see {@link #direct()}), else as usual
      */
     public DataFileWriter(Path file, boolean tryDirect) throws IOException {
+        this.file = file;
         this.direct = tryDirect ? DirectFileOutput.open(file) : null;
         this.channel = direct == null ? SecureFiles.openForWrite(file) : null;
     }
@@ -81,12 +83,16 @@ public final class DataFileWriter implements AutoCloseable {
         crc.reset();
         crc.update(buffer);
         buffer.rewind();
-        if (direct != null) {
-            direct.write(buffer);
-        } else {
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
+        try {
+            if (direct != null) {
+                direct.write(buffer);
+            } else {
+                while (buffer.hasRemaining()) {
+                    channel.write(buffer);
+                }
             }
+        } catch (IOException e) {
+            throw failed(e);
         }
         chunks.add(variable, variableOffset, length, position, (int) crc.getValue());
         position += length;
@@ -99,11 +105,20 @@ public final class DataFileWriter implements AutoCloseable {
 
     /** Makes the data durable; call before the manifest is published. */
     public void force() throws IOException {
-        if (direct != null) {
-            direct.finish();
-        } else {
-            channel.force(false);
+        try {
+            if (direct != null) {
+                direct.finish();
+            } else {
+                channel.force(false);
+            }
+        } catch (IOException e) {
+            throw failed(e);
         }
+    }
+
+    /** A failed write says which file: "No space left on device" alone does not tell a user which level is full. */
+    private IOException failed(IOException e) {
+        return new IOException(file + ": " + e.getMessage(), e);
     }
 
     @Override

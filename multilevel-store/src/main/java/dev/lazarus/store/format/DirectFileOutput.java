@@ -2,11 +2,13 @@ package dev.lazarus.store.format;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.UnsafePathException;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
@@ -39,7 +41,7 @@ final class DirectFileOutput implements AutoCloseable {
     }
 
     /**
-     * Creates (0600) or truncates {@code file} for O_DIRECT writes.
+     * Creates (0600) or truncates {@code file} for O_DIRECT writes; a link at its name is refused, never followed.
      *
      * @return the output, or null if the file system refuses O_DIRECT (the file may then exist, empty)
      */
@@ -48,7 +50,10 @@ final class DirectFileOutput implements AutoCloseable {
         SecureFiles.openForWrite(file).close();
         FileChannel channel;
         try {
-            channel = FileChannel.open(file, Set.of(StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT));
+            channel = SecureFiles.open(file, Set.of(StandardOpenOption.WRITE, ExtendedOpenOption.DIRECT,
+                    LinkOption.NOFOLLOW_LINKS));
+        } catch (UnsafePathException e) {
+            throw e; // a link planted since the file was created: not a file system without O_DIRECT
         } catch (IOException | UnsupportedOperationException e) {
             return null;
         }

@@ -2,9 +2,9 @@ package dev.lazarus.store.format;
 
 import dev.lazarus.store.CorruptCheckpointException;
 import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.UnsafePathException;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -16,25 +16,25 @@ public final class ManifestFiles {
 
     /**
      * @return the decoded manifest
-     * @throws CorruptCheckpointException if it is missing, oversized or fails validation; the message names the file
+     * @throws CorruptCheckpointException if it is missing, a symbolic link (never followed), oversized or fails
+     *                                    validation; the message names the file
      */
     public static RankManifest read(Path file) throws IOException {
         String what = file.toString();
-        long size;
+        byte[] bytes;
         try {
-            size = Files.size(file);
+            bytes = SecureFiles.readBounded(file, ManifestLayout.MAX_MANIFEST_BYTES);
         } catch (NoSuchFileException e) {
             throw new CorruptCheckpointException(what + ": missing");
+        } catch (UnsafePathException e) {
+            throw new CorruptCheckpointException(e.getMessage());
         }
-        if (size > ManifestLayout.MAX_MANIFEST_BYTES) {
-            throw new CorruptCheckpointException(what + ": size=" + size + " exceeds "
-                    + ManifestLayout.MAX_MANIFEST_BYTES);
-        }
-        return RankManifest.decode(Files.readAllBytes(file), what);
+        return RankManifest.decode(bytes, what);
     }
 
     /**
-     * Writes the manifest atomically (temporary file, fsync, rename, fsync of the directory), mode 0600.
+     * Writes the manifest atomically (temporary file, fsync, rename, fsync of the directory), mode 0600; a link at
+     * its name or its temporary name is refused ({@link UnsafePathException}), never followed.
      *
      * @return the manifest file's size in bytes
      */

@@ -5,6 +5,7 @@ import dev.lazarus.store.format.RankManifest;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,10 @@ import java.util.regex.Pattern;
  *         rank-1.data ...
  * </pre>
  *
- * Paths are built only from the validated job id and numbers, never from names read out of a checkpoint.
+ * Paths are built only from the validated job id and numbers, never from names read out of a checkpoint. The job's
+ * and the versions' directories must be real directories of the running user ({@link SecureFiles#checkOwnDirectory}):
+ * anything that creates, lists or deletes in them refuses them otherwise, before touching anything, and a version
+ * directory that is a link is not listed as a version.
  */
 public final class CheckpointDirectory {
     private static final Pattern VERSION_DIRECTORY = Pattern.compile("v(\\d{12})");
@@ -80,24 +84,43 @@ public final class CheckpointDirectory {
 
     /** @return whether retention started pruning the version ({@link #retiredMarker}) */
     public boolean isRetired(long version) {
-        return Files.exists(retiredMarker(version), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        return Files.exists(retiredMarker(version), LinkOption.NOFOLLOW_LINKS);
     }
 
-    /** Creates the version's directory (and the job's) with mode 0700. */
+    /**
+     * Checks the job's directory, if it exists, before a run relies on it: a run whose every checkpoint would be
+     * refused is better refused at its start.
+     *
+     * @throws UnsafePathException if it is a link, not a directory, or not the running user's directory
+     */
+    public void checkJobDirectory() throws IOException {
+        SecureFiles.checkOwnDirectory(jobDirectory);
+    }
+
+    /**
+     * Creates the version's directory (and the job's) with mode 0700.
+     *
+     * @throws UnsafePathException if either exists as a link or is not the running user's directory
+     */
     public Path createVersion(long version) throws IOException {
-        return SecureFiles.createDirectories(versionDirectory(version));
+        Path directory = versionDirectory(version);
+        SecureFiles.createOwnDirectory(jobDirectory);
+        return SecureFiles.createOwnDirectory(directory);
     }
 
-    /** @return the versions present, ascending; an absent job directory has none */
+    /**
+     * @return the versions present, ascending; an absent job directory has none
+     * @throws UnsafePathException if the job directory is a link or not the running user's directory
+     */
     public List<Long> versions() throws IOException {
         List<Long> versions = new ArrayList<>();
-        if (!Files.isDirectory(jobDirectory)) {
+        if (!SecureFiles.checkOwnDirectory(jobDirectory)) {
             return versions;
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(jobDirectory)) {
             for (Path entry : entries) {
                 Matcher m = VERSION_DIRECTORY.matcher(entry.getFileName().toString());
-                if (m.matches() && Files.isDirectory(entry)) {
+                if (m.matches() && Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)) {
                     versions.add(Long.parseLong(m.group(1)));
                 }
             }
@@ -106,11 +129,14 @@ public final class CheckpointDirectory {
         return versions;
     }
 
-    /** @return the ranks with a manifest file in the version's directory, ascending */
+    /**
+     * @return the ranks with a manifest file in the version's directory, ascending
+     * @throws UnsafePathException if the job's or the version's directory is a link or not the running user's
+     */
     public List<Integer> ranksWithManifest(long version) throws IOException {
         List<Integer> ranks = new ArrayList<>();
         Path directory = versionDirectory(version);
-        if (!Files.isDirectory(directory)) {
+        if (!SecureFiles.checkOwnDirectory(jobDirectory) || !SecureFiles.checkOwnDirectory(directory)) {
             return ranks;
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
@@ -131,6 +157,9 @@ public final class CheckpointDirectory {
      */
     public void deleteVersionIfEmpty(long version) throws IOException {
         Path directory = versionDirectory(version);
+        if (!SecureFiles.checkOwnDirectory(jobDirectory) || !SecureFiles.checkOwnDirectory(directory)) {
+            return;
+        }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {
             for (Path entry : entries) {
                 if (!entry.getFileName().toString().equals(RETIRED)) {
@@ -148,10 +177,14 @@ public final class CheckpointDirectory {
         }
     }
 
-    /** Deletes a version's directory and everything in it. A missing version is not an error. */
+    /**
+     * Deletes a version's directory and everything in it. A missing version is not an error.
+     *
+     * @throws UnsafePathException if the job's or the version's directory is a link or not the running user's
+     */
     public void deleteVersion(long version) throws IOException {
         Path directory = versionDirectory(version);
-        if (!Files.isDirectory(directory)) {
+        if (!SecureFiles.checkOwnDirectory(jobDirectory) || !SecureFiles.checkOwnDirectory(directory)) {
             return;
         }
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory)) {

@@ -1,6 +1,7 @@
 package dev.lazarus.easycrash.heap;
 
 import dev.lazarus.easycrash.persist.CacheLineWriter;
+import dev.lazarus.store.level.SecureFiles;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -8,11 +9,12 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 import java.util.zip.CRC32C;
 
 import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_CHECKED_BYTES;
@@ -63,8 +65,12 @@ public final class HeapFile implements AutoCloseable {
     }
 
     /**
-     * Creates (or truncates) a heap file of {@code capacity} bytes, readable by the owner only, and writes a fresh
-     * header. The mapping is MAP_SYNC when the file system supports it (DAX pmem), else a plain shared mapping.
+     * Creates (or replaces) a heap file of {@code capacity} bytes, readable by the owner only, with all its space
+     * reserved, and writes a fresh header. The mapping is MAP_SYNC when the file system supports it (DAX pmem), else
+     * a plain shared mapping.
+     *
+     * @throws SecureFiles.NoRoomException if the file system cannot hold {@code capacity} bytes; no file is left
+     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code path}
      */
     public static HeapFile create(Path path, Identity identity, long capacity, CacheLineWriterFactory writers)
             throws IOException {
@@ -72,8 +78,10 @@ public final class HeapFile implements AutoCloseable {
             throw new IllegalArgumentException("heap capacity=" + capacity + " must be at least "
                     + (DATA_OFFSET + HeapLayout.PAGE) + " bytes");
         }
+        SecureFiles.refuseLink(path);
         Files.deleteIfExists(path);
-        Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        // Reserved now, so that no store into the mapping can fault (SIGBUS) for want of space later.
+        SecureFiles.createReserved(path, capacity);
         HeapFile heap = map(path, capacity, writers);
         MemorySegment s = heap.segment;
         s.asSlice(0, DATA_OFFSET).fill((byte) 0);
@@ -91,9 +99,11 @@ public final class HeapFile implements AutoCloseable {
      * Maps an existing heap file and checks it is intact and {@code identity}'s.
      *
      * @return the heap, or the reason it cannot be used (one line)
+     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code path}
      */
     public static Validated open(Path path, Identity identity, CacheLineWriterFactory writers) throws IOException {
-        if (!Files.isRegularFile(path)) {
+        SecureFiles.refuseLink(path);
+        if (!Files.isRegularFile(path, LinkOption.NOFOLLOW_LINKS)) {
             return Validated.unusable("heap file " + path + " is missing");
         }
         long size = Files.size(path);
@@ -118,11 +128,8 @@ public final class HeapFile implements AutoCloseable {
 
     private static HeapFile map(Path path, long capacity, CacheLineWriterFactory writers) throws IOException {
         Arena arena = Arena.ofShared();
-        try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            if (channel.size() < capacity) {
-                channel.truncate(capacity);
-                channel.position(capacity - 1).write(java.nio.ByteBuffer.wrap(new byte[1]));
-            }
+        try (FileChannel channel = SecureFiles.open(path, Set.of(StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS))) {
             MemorySegment segment;
             boolean sync;
             try {

@@ -1,5 +1,6 @@
 package dev.lazarus.easycrash.heap;
 
+import dev.lazarus.store.level.SecureFiles;
 import net.openhft.chronicle.map.ChronicleMap;
 import net.openhft.compiler.CompilerUtils;
 import net.openhft.chronicle.map.ChronicleMapBuilder;
@@ -9,6 +10,7 @@ import java.net.URISyntaxException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -69,10 +71,25 @@ public final class ObjectDirectory implements AutoCloseable {
     /**
      * Creates an empty directory file (replacing any), readable by the owner only. Chronicle creates the file with
      * the umask's mode; it lives in the job's 0700 directory, so nobody else can open it before the mode is set.
+     * Chronicle opens by name and would follow a link, so a link at the name is refused first.
+     *
+     * @throws SecureFiles.NoRoomException if the file system cannot hold the directory; no file is left
+     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code file}
      */
     public static ObjectDirectory create(Path file) throws IOException {
+        SecureFiles.refuseLink(file);
         Files.deleteIfExists(file);
-        ChronicleMap<CharSequence, CharSequence> map = builder().createPersistedTo(file.toFile());
+        ChronicleMap<CharSequence, CharSequence> map;
+        try {
+            map = builder().createPersistedTo(file.toFile());
+        } catch (IOException e) {
+            // Chronicle reserves its file's space (fallocate) and says so when it cannot: "Not enough space to ...".
+            if (String.valueOf(e.getMessage()).contains("Not enough space")) {
+                Files.deleteIfExists(file);
+                throw new SecureFiles.NoRoomException("No space left on device");
+            }
+            throw e;
+        }
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
         return new ObjectDirectory(map);
     }
@@ -81,9 +98,12 @@ public final class ObjectDirectory implements AutoCloseable {
      * Recovers a directory left by a crashed run.
      *
      * @return the directory, or empty with the reason logged into {@code problem}
+     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code file}: Chronicle opens
+     *                                                    by name, and recovery writes into the file it opens
      */
-    public static Optional<ObjectDirectory> recover(Path file, StringBuilder problem) {
-        if (!Files.isRegularFile(file)) {
+    public static Optional<ObjectDirectory> recover(Path file, StringBuilder problem) throws IOException {
+        SecureFiles.refuseLink(file);
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             problem.append("object directory ").append(file).append(" is missing");
             return Optional.empty();
         }

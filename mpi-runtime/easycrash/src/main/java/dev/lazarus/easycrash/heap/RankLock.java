@@ -1,9 +1,12 @@
 package dev.lazarus.easycrash.heap;
 
+import dev.lazarus.store.level.SecureFiles;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -23,13 +26,15 @@ public final class RankLock implements AutoCloseable {
     }
 
     /**
-     * Takes the lock without waiting.
+     * Takes the lock without waiting. The lock file is created 0600, never through a link.
      *
      * @throws NvmStateInUseException when another process, or another rank thread of this JVM, holds it
+     * @throws dev.lazarus.store.level.UnsafePathException when a symbolic link sits at the lock file's name
      */
     public static RankLock acquire(Path file) throws IOException {
-        FileChannel channel = FileChannel.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE),
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        FileChannel channel = SecureFiles.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString(
+                "rw-------")));
         FileLock lock;
         try {
             lock = channel.tryLock();

@@ -1,11 +1,7 @@
 package dev.lazarus.daemon.l2.files;
 
-import dev.lazarus.store.CorruptCheckpointException;
 import dev.lazarus.store.level.CheckpointDirectory;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
 /**
@@ -47,20 +43,5 @@ public final class ParityFiles {
     /** @return where a file is written before it is complete and checked */
     public static Path partial(Path file) {
         return file.resolveSibling(file.getFileName() + PARTIAL_SUFFIX);
-    }
-
-    /**
-     * Reads a whole file, its size bounded before anything is allocated.
-     *
-     * @param max the most bytes the file may hold
-     * @throws NoSuchFileException        if the file is missing
-     * @throws CorruptCheckpointException if it holds more than {@code max} bytes; the message names the file
-     */
-    public static byte[] readBounded(Path file, int max) throws IOException {
-        long size = Files.size(file);
-        if (size > max) {
-            throw new CorruptCheckpointException(file + ": size=" + size + " exceeds " + max);
-        }
-        return Files.readAllBytes(file);
     }
 }

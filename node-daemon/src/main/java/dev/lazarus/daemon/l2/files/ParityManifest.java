@@ -4,6 +4,8 @@ import static dev.lazarus.daemon.l2.files.ParityManifestLayout.*;
 
 import dev.lazarus.store.CorruptCheckpointException;
 import dev.lazarus.store.format.RankManifest;
+import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.UnsafePathException;
 import dev.lazarus.store.level.xor.XorSetLayout;
 
 import java.io.IOException;
@@ -126,14 +128,17 @@ public record ParityManifest(L2Scheme scheme, String job, long version, int setI
     /**
      * Reads a parity manifest file, its size bounded before reading.
      *
-     * @throws CorruptCheckpointException if it is missing, oversized or fails validation; the message names the file
+     * @throws CorruptCheckpointException if it is missing, a link (never followed), oversized or fails validation;
+     *                                    the message names the file
      */
     public static ParityManifest read(Path file) throws IOException {
         byte[] bytes;
         try {
-            bytes = ParityFiles.readBounded(file, MAX_MANIFEST_BYTES);
+            bytes = SecureFiles.readBounded(file, MAX_MANIFEST_BYTES);
         } catch (NoSuchFileException e) {
             throw new CorruptCheckpointException(file + ": missing");
+        } catch (UnsafePathException e) {
+            throw new CorruptCheckpointException(e.getMessage());
         }
         return decode(bytes, file.toString());
     }

@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
 
@@ -29,7 +28,7 @@ public final class PartialFile implements WritableByteChannel {
     private final AtomicLong piecesWritten = new AtomicLong();
     private long written;
 
-    /** Creates (or truncates) the partial file of {@code target}. */
+    /** Creates (or truncates) the partial file of {@code target}, 0600; a link at its name is refused. */
     public PartialFile(Path target) throws IOException {
         this.target = target;
         this.partial = ParityFiles.partial(target);
@@ -86,10 +85,13 @@ public final class PartialFile implements WritableByteChannel {
         }
     }
 
-    /** Finishes the file and renames it to its final name atomically, replacing any file there. */
+    /**
+     * Finishes the file and renames it to its final name atomically, replacing any file there but refusing a link
+     * ({@link SecureFiles#publish}).
+     */
     public void publish() throws IOException {
         finish();
-        Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        SecureFiles.publish(partial, target);
     }
 
     /** Closes and deletes the partial file; never throws. */

@@ -11,6 +11,7 @@ import dev.lazarus.daemon.l2.wire.Link;
 import dev.lazarus.daemon.l2.wire.Printable;
 import dev.lazarus.daemon.l2.wire.ProtocolException;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.SecureFiles;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -145,7 +146,7 @@ public final class ConnectionHandler implements Runnable {
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             throw new NoSuchFileException("no parity manifest of version=" + version + " on this node");
         }
-        return ParityFiles.readBounded(file, ParityManifestLayout.MAX_MANIFEST_BYTES);
+        return SecureFiles.readBounded(file, ParityManifestLayout.MAX_MANIFEST_BYTES);
     }
 
     private void range(byte type, long version, long offset, long length) throws IOException {
