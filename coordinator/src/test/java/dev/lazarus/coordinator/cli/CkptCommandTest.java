@@ -232,7 +232,7 @@ class CkptCommandTest {
         assertEquals(2, level.status());
         assertEquals("lazarus: --level l7 must be l1, pfs or all\n", level.err());
         Run job = lazarus("ckpt", "list", "--job", "../etc");
-        assertEquals("lazarus: job id '../etc' must be 1 to 64 of [A-Za-z0-9_.-]\n", job.err());
+        assertEquals("lazarus: job id '../etc' must be 1 to 64 of [A-Za-z0-9_.-], not . or ..\n", job.err());
         Run missing = lazarus("ckpt", "export", "--job", "heat", "--version", "9", "-o", "x.h5");
         assertEquals("lazarus: no level holds a complete version 9 of job heat (see 'lazarus ckpt list --job heat')\n",
                 missing.err());
