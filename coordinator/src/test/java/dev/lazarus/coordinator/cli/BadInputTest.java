@@ -2,6 +2,7 @@ package dev.lazarus.coordinator.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.coordinator.launch.InstallLayout;
@@ -27,6 +28,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
@@ -83,7 +85,9 @@ class BadInputTest {
         writeFixture();
         String[] args = template.stream().map(a -> a.replace("{T}", root.toString())).toArray(String[]::new);
         Map<String, String> before = tree(root);
-        Output result = command.equals("l2") ? l2(args) : lazarus(args);
+        // Input wrongly accepted by `l2 serve` would serve until killed: a bound, not a hang.
+        Output result = assertTimeoutPreemptively(Duration.ofSeconds(60),
+                () -> command.equals("l2") ? l2(args) : lazarus(args));
         assertEquals(before, tree(root), "the directory tree changed");
         assertEquals(2, result.status(), () -> "status; stderr: " + result.err() + " stdout: " + result.out());
         assertEquals("", result.out(), "stdout");

@@ -213,8 +213,8 @@ class CkptCommandTest {
                 + "\"ranks\":2,\"datasets\":2"), export.out());
         assertTrue(Files.size(out) > 2 * 2048 * 8);
         Run again = lazarus("ckpt", "export", "--job", "heat", "--version", "3", "-o", out.toString());
-        assertEquals(1, again.status());
-        assertTrue(again.err().startsWith("lazarus: "), again.err());
+        assertEquals(2, again.status());
+        assertEquals("lazarus: --out " + out + ": exists (give --overwrite to replace it)\n", again.err());
 
         Run rm = lazarus("ckpt", "rm", "--job", "heat", "--version", "2");
         assertEquals(0, rm.status(), rm.err());
