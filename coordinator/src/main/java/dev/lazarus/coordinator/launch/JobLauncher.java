@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -128,6 +129,14 @@ public final class JobLauncher {
         }
         if (silent.isEmpty()) {
             return launcherStatus != 0 && worst == 0 ? launcherStatus : worst;
+        }
+        boolean noneStarted = launcherStatus != 0 && IntStream.range(0, ranks)
+                .noneMatch(rank -> Files.exists(ExitStatusFiles.startedFile(statusDir, rank)));
+        if (noneStarted) {
+            // The launcher's own message (mpirun's, say) is above; this line says what it means for the job.
+            err.println("lazarus: the job did not start: the launcher failed with exit status " + launcherStatus
+                    + " before any rank ran (check --hosts, --rsh-agent and --net)");
+            return launcherStatus;
         }
         err.println("lazarus: ranks " + silent + " recorded no exit status (killed or crashed); launcher exit status "
                 + launcherStatus);

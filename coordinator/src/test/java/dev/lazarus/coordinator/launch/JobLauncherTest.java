@@ -114,6 +114,27 @@ class JobLauncherTest {
                 assertThrows(IllegalArgumentException.class, () -> launcher(environment()).plan(bad)).getMessage());
     }
 
+    /**
+     * A launcher that fails before any rank runs (Open MPI cannot start its daemons, say) is one line of ours, not
+     * "ranks recorded no exit status (killed or crashed)"; ranks that ran and died are still named.
+     */
+    @Test
+    void aLauncherThatStartsNoRankIsNotReportedAsCrashedRanks() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JobLauncher launcher = new JobLauncher(new InstallLayout(HOME), JAVA_HOME, environment(),
+                new PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        LaunchRequest request = request(2, Backend.OPENMPI, null, List.of(), "npb.CG");
+        assertEquals(243, launcher.run(new LaunchPlan(request, List.of("sh", "-c", "exit 243"), Map.of())));
+        assertEquals("lazarus: the job did not start: the launcher failed with exit status 243 before any rank ran"
+                + " (check --hosts, --rsh-agent and --net)\n", err.toString(java.nio.charset.StandardCharsets.UTF_8));
+        err.reset();
+        String startedAndDied = "touch \"$LAZARUS_STATUS_DIR/rank-0.started\" \"$LAZARUS_STATUS_DIR/rank-1.started\";"
+                + " echo 0 > \"$LAZARUS_STATUS_DIR/rank-0.status\"; exit 137";
+        assertEquals(137, launcher.run(new LaunchPlan(request, List.of("sh", "-c", startedAndDied), Map.of())));
+        assertEquals("lazarus: ranks [1] recorded no exit status (killed or crashed); launcher exit status 137\n",
+                err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** The checks before mpirun must not refuse what Open MPI accepts: comments, slot keys, user@host, agents. */
     @Test
     void realHostFilesAndAgentsWithArgumentsAreAccepted(@TempDir Path dir) throws Exception {
