@@ -2,11 +2,15 @@ package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.coordinator.launch.InstallLayout;
 import dev.lazarus.coordinator.launch.JobLauncher;
+import dev.lazarus.store.DirectoryCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -70,6 +74,8 @@ final class CampaignCommand implements Callable<Integer> {
         if (threads != null && threads < 1) {
             throw new IllegalArgumentException("--threads=" + threads + " must be at least 1");
         }
+        Path out = output == null ? Path.of("campaign", application) : output;
+        DirectoryCheck.creatable("--out", out);
         InstallLayout layout = cli.layout();
         String classpath = InstallLayout.union(List.of(layout.moduleClasspath(layout.recoveryModule()),
                 layout.moduleClasspath(layout.applicationsModule()))).stream().map(Path::toString)
@@ -78,7 +84,7 @@ final class CampaignCommand implements Callable<Integer> {
         command.addAll(JobLauncher.RANK_JVM_FLAGS);
         command.addAll(List.of("-Dlazarus.easycrash.trace=true", "-cp", classpath,
                 "dev.lazarus.recovery.campaign.CampaignMain", "--app", application,
-                "--out", (output == null ? Path.of("campaign", application) : output).toAbsolutePath().toString(),
+                "--out", out.toAbsolutePath().toString(),
                 "--tests", Integer.toString(tests), "--seed", Long.toString(seed),
                 "--budget", Double.toString(budget), "--mtbf-hours", Double.toString(mtbfHours),
                 "--checkpoint-seconds", Double.toString(checkpointSeconds)));
@@ -92,6 +98,20 @@ final class CampaignCommand implements Callable<Integer> {
             command.add("--json");
         }
         command.addAll(List.of("--", "--class", problemClass, "--quiet"));
-        return new ProcessBuilder(command).inheritIO().start().waitFor();
+        // The campaign JVM's lines go to this command's streams, so its one-line errors are ours (and testable).
+        Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
+        Thread errors = Thread.ofPlatform().start(() -> copy(process.getErrorStream(), cli.err()));
+        copy(process.getInputStream(), cli.out());
+        errors.join();
+        return process.waitFor();
+    }
+
+    private static void copy(InputStream from, PrintStream to) {
+        try (from) {
+            from.transferTo(to);
+        } catch (IOException e) {
+            // The campaign JVM is gone; its exit status says how it ended.
+        }
+        to.flush();
     }
 }

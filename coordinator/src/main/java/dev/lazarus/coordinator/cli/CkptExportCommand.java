@@ -5,12 +5,15 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.export.Hdf5Export;
 import dev.lazarus.store.export.Hdf5Exporter;
+import dev.lazarus.store.DirectoryCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
 import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -50,6 +53,7 @@ final class CkptExportCommand implements Callable<Integer> {
         if (levels.job == null) {
             throw new IllegalArgumentException("--job is required for export");
         }
+        checkOutput();
         for (CkptLevelOptions.JobLevel level : levels.resolve(cli.environment())) {
             if (!level.directory().versions().contains(version)
                     || !new Catalog(level.directory()).status(version, false).complete()) {
@@ -65,6 +69,18 @@ final class CkptExportCommand implements Callable<Integer> {
         }
         throw new IllegalArgumentException("no level holds a complete version " + version + " of job " + levels.job
                 + " (see 'lazarus ckpt list --job " + levels.job + "')");
+    }
+
+    /** The output file's directory must exist and the file be new (or --overwrite given), before anything is read. */
+    private void checkOutput() {
+        Path parent = output.toAbsolutePath().getParent();
+        DirectoryCheck.existing("--out", parent);
+        if (Files.isDirectory(output)) {
+            throw new IllegalArgumentException("--out " + output + ": is a directory");
+        }
+        if (!overwrite && Files.exists(output, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IllegalArgumentException("--out " + output + ": exists (give --overwrite to replace it)");
+        }
     }
 
     private void print(LazarusCli cli, String level, Hdf5Export result) throws java.io.IOException {

@@ -1,7 +1,8 @@
 package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
-import dev.lazarus.store.format.RankManifest;
+import dev.lazarus.store.DirectoryCheck;
+import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.CheckpointDirectory;
 import picocli.CommandLine.Option;
 
@@ -55,14 +56,15 @@ final class CkptLevelOptions {
             throw new IllegalArgumentException("--level " + level + " must be l1, pfs or all");
         }
         if (job != null) {
-            RankManifest.checkJob(job);
+            JobId.check(job);
         }
         CheckpointSettings settings = new CheckpointSettings(new Properties(), environment).conclude("lazarus");
         List<JobLevel> levels = new ArrayList<>();
+        // A root the user named must be there; a default one that is missing just holds no job yet.
         if (!level.equals("pfs")) {
-            add(levels, L1, l1 != null ? l1 : settings.l1Directory());
+            add(levels, L1, l1 != null ? DirectoryCheck.existing("--l1", l1) : settings.l1Directory());
         }
-        Path pfsRoot = pfs != null ? pfs : settings.pfsDirectory().orElse(null);
+        Path pfsRoot = pfs != null ? DirectoryCheck.existing("--pfs", pfs) : settings.pfsDirectory().orElse(null);
         if (!level.equals("l1") && pfsRoot != null) {
             add(levels, L3, pfsRoot);
         }
@@ -84,13 +86,8 @@ final class CkptLevelOptions {
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(root)) {
             for (Path entry : entries) {
                 String name = entry.getFileName().toString();
-                try {
-                    RankManifest.checkJob(name);
-                    if (Files.isDirectory(entry)) {
-                        jobs.add(name);
-                    }
-                } catch (IllegalArgumentException e) {
-                    // not a job directory
+                if (JobId.valid(name) && Files.isDirectory(entry)) {
+                    jobs.add(name);
                 }
             }
         }

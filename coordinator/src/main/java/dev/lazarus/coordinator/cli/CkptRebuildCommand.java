@@ -5,10 +5,12 @@ import dev.lazarus.daemon.l2.L2Context;
 import dev.lazarus.daemon.l2.L2Rebuilder;
 import dev.lazarus.daemon.l2.RebuildResult;
 import dev.lazarus.daemon.l2.UnrecoverableAtL2Exception;
+import dev.lazarus.store.DirectoryCheck;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Properties;
 import java.util.List;
@@ -63,9 +65,14 @@ final class CkptRebuildCommand implements Callable<Integer> {
             context.setSize(setSize);
         }
         // The same L1 root as the other ckpt commands and the ranks: LAZARUS_CKPT_DIR with %h filled in.
-        context.l1Root(l1 != null ? l1 : new CheckpointSettings(new Properties(), cli.environment())
-                .conclude("lazarus").l1Directory());
-        context.environment(cli.environment()).conclude();
+        context.l1Root(l1 != null ? DirectoryCheck.existing("--l1", l1) : new CheckpointSettings(new Properties(),
+                cli.environment()).conclude("lazarus").l1Directory());
+        try {
+            context.environment(cli.environment()).conclude();
+        } catch (UncheckedIOException e) {
+            // The secret file is missing or unsafe: the user's file, so bad input.
+            throw new IllegalArgumentException("--secret: " + e.getMessage());
+        }
         RebuildResult result;
         try {
             result = new L2Rebuilder(context).rebuild(version);

@@ -2,15 +2,20 @@ package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.coordinator.launch.Backend;
-import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.daemon.l2.files.L2Scheme;
+import dev.lazarus.daemon.l2.wire.JobSecret;
+import dev.lazarus.easycrash.PersistencePlan;
+import dev.lazarus.store.DirectoryCheck;
+import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.xor.XorSetLayout;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -122,11 +127,13 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--timeout=" + timeoutSeconds + " must be positive");
         }
         List<String> options = withEasyCrashSettings(jvmOptions);
-        if (l2Secret != null && !Files.isReadable(l2Secret)) {
-            throw new IllegalArgumentException("cannot read --l2-secret file " + l2Secret);
+        CheckpointSettings settings = settings(options);
+        checkLevels(settings);
+        if (l2Secret != null) {
+            checkSecret(l2Secret);
         }
-        Path newSecret = l2Secret == null && l2NeedsSecret(options)
-                ? JobSecrets.newPath(cli.environment(), jobId, application) : null;
+        Path newSecret = l2Secret == null && settings.every() > 0 && settings.l2Every() > 0
+                && settings.l2Secret().isEmpty() ? JobSecrets.newPath(cli.environment(), jobId, application) : null;
         Path secret = l2Secret != null ? l2Secret.toAbsolutePath() : newSecret;
         if (secret != null) {
             options.add("-D" + CheckpointSettings.L2_SECRET + "=" + secret);
@@ -145,11 +152,32 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /**
-     * @param options the ranks' JVM options
-     * @return whether the ranks will checkpoint with L2 on and no secret given, as their settings will conclude from
-     *         these options and this environment
+     * The checkpoint levels the ranks will write must be usable before the job starts: a user who asked for
+     * checkpoints gets them or this error, never a run without them (DESIGN.md, recovery invariant 6).
      */
-    private boolean l2NeedsSecret(List<String> options) {
+    private void checkLevels(CheckpointSettings settings) {
+        if (settings.every() <= 0) {
+            return;
+        }
+        DirectoryCheck.creatable(checkpointDirectory != null ? "--ckpt-dir" : "L1 directory", settings.l1Directory());
+        settings.pfsDirectory().ifPresent(pfs ->
+                DirectoryCheck.creatable(pfsDirectory != null ? "--pfs-dir" : "L3 directory", pfs));
+    }
+
+    /** A secret the user gave is checked as the L2 services will load it, on one host as on many. */
+    private static void checkSecret(Path file) {
+        try {
+            JobSecret.load(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("--l2-secret: " + e.getMessage());
+        }
+    }
+
+    /**
+     * @param options the ranks' JVM options
+     * @return the checkpoint settings the ranks will conclude from these options and this environment
+     */
+    private CheckpointSettings settings(List<String> options) {
         Properties properties = new Properties();
         for (String option : options) {
             int equals = option.indexOf('=');
@@ -157,8 +185,7 @@ final class RunCommand implements Callable<Integer> {
                 properties.setProperty(option.substring(2, equals), option.substring(equals + 1));
             }
         }
-        CheckpointSettings settings = new CheckpointSettings(properties, cli.environment()).conclude(application);
-        return settings.every() > 0 && settings.l2Every() > 0 && settings.l2Secret().isEmpty();
+        return new CheckpointSettings(properties, cli.environment()).conclude(application);
     }
 
     private static int inRange(String option, int value, int min, int max) {
@@ -173,18 +200,14 @@ final class RunCommand implements Callable<Integer> {
     private List<String> withEasyCrashSettings(List<String> options) {
         List<String> all = new ArrayList<>(options);
         if (jobId != null) {
-            if (!jobId.matches("[A-Za-z0-9_.-]{1,64}")) {
-                throw new IllegalArgumentException("--job=" + jobId + " must be 1 to 64 of [A-Za-z0-9_.-]");
-            }
-            all.add("-Dlazarus.job.id=" + jobId);
+            all.add("-Dlazarus.job.id=" + JobId.check(jobId));
         }
         if (nvmDirectory != null) {
-            all.add("-Dlazarus.nvm.dir=" + nvmDirectory.toAbsolutePath());
+            all.add("-Dlazarus.nvm.dir=" + DirectoryCheck.creatable("--nvm-dir", nvmDirectory).toAbsolutePath());
         }
         if (plan != null) {
-            if (!Files.isReadable(plan)) {
-                throw new IllegalArgumentException("cannot read plan file " + plan);
-            }
+            // The ranks read it with the same parser; a bad plan is an error before the job starts.
+            PersistencePlan.read(plan);
             all.add("-Dlazarus.plan=" + plan.toAbsolutePath());
         }
         if (noNvmRestart) {

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -60,12 +61,14 @@ public final class JobLauncher {
         if (request.ranks() < 1) {
             throw new IllegalArgumentException("--np=" + request.ranks() + " must be at least 1");
         }
-        if (request.hostsFile() != null && !Files.isReadable(request.hostsFile())) {
-            throw new IllegalArgumentException("cannot read hosts file " + request.hostsFile());
+        if (request.hostsFile() != null) {
+            HostsFile.check(request.hostsFile());
         }
-        if (request.network() != null && !request.network().matches("[0-9.]+/[0-9]{1,2}")) {
-            throw new IllegalArgumentException("--net=" + request.network()
-                    + " is not an IPv4 CIDR such as 10.1.0.0/24");
+        if (request.network() != null) {
+            Ipv4Cidr.check(request.network());
+        }
+        if (request.rshAgent() != null) {
+            checkRshAgent(request.rshAgent());
         }
         if (request.hostsFile() != null && request.backend() != Backend.OPENMPI) {
             throw new IllegalArgumentException("--hosts needs --backend openmpi (MPJ Express runs multicore on one"
@@ -81,6 +84,7 @@ public final class JobLauncher {
                 layout.moduleClasspath(layout.applicationsModule()),
                 layout.moduleClasspath(layout.backendModule(request.backend()))));
         checkApplication(request.application(), classpath);
+        RankJvmCheck.check(javaHome.resolve("bin/java"), RANK_JVM_FLAGS, request.jvmOptions());
         String joined = classpath.stream().map(Path::toString).collect(Collectors.joining(":"));
         return request.backend() == Backend.OPENMPI ? openMpiPlan(request, joined) : mpjPlan(request, joined);
     }
@@ -148,6 +152,14 @@ public final class JobLauncher {
         }
         if (silent.isEmpty()) {
             return launcherStatus != 0 && worst == 0 ? launcherStatus : worst;
+        }
+        boolean noneStarted = launcherStatus != 0 && IntStream.range(0, ranks)
+                .noneMatch(rank -> Files.exists(ExitStatusFiles.startedFile(statusDir, rank)));
+        if (noneStarted) {
+            // The launcher's own message (mpirun's, say) is above; this line says what it means for the job.
+            err.println("lazarus: the job did not start: the launcher failed with exit status " + launcherStatus
+                    + " before any rank ran (check --hosts, --rsh-agent and --net)");
+            return launcherStatus;
         }
         err.println("lazarus: ranks " + silent + " recorded no exit status (killed or crashed); launcher exit status "
                 + launcherStatus);
@@ -240,6 +252,22 @@ public final class JobLauncher {
         if (layout.moduleClasspath(layout.backendModule(backend)).isEmpty()) {
             throw new IllegalArgumentException("backend " + backend + " is not built");
         }
+    }
+
+    /**
+     * Open MPI runs the agent (a command, perhaps with arguments; {@code :} separates alternatives it tries in turn)
+     * to start its daemons on other hosts; one that is not there fails the job with Open MPI's text and status.
+     */
+    private void checkRshAgent(String agent) {
+        for (String alternative : agent.split(":")) {
+            String program = alternative.strip().split("\\s+")[0];
+            if (!program.isEmpty() && (program.contains("/") ? Files.isRegularFile(Path.of(program))
+                    && Files.isExecutable(Path.of(program)) : findOnPath(program) != null)) {
+                return;
+            }
+        }
+        throw new IllegalArgumentException("--rsh-agent=" + agent + ": no executable program"
+                + (agent.contains(":") ? " among its alternatives" : "") + " (a path, or a command on PATH)");
     }
 
     private void checkApplication(String application, List<Path> classpath) {

@@ -42,7 +42,7 @@ class RunCommandL2Test {
                 error("run", "--np", "2", "--l2-set-size", "1", "npb.CG"));
         assertEquals("lazarus: --l2-scheme=raid6 must be xor or partner\n",
                 error("run", "--np", "2", "--l2-scheme", "raid6", "npb.CG"));
-        assertEquals("lazarus: cannot read --l2-secret file " + dir.resolve("none") + "\n",
+        assertEquals("lazarus: --l2-secret: secret file missing: path=" + dir.resolve("none") + "\n",
                 error("run", "--np", "2", "--l2-secret", dir.resolve("none").toString(), "npb.CG"));
     }
 

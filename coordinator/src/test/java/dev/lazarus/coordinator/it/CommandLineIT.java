@@ -19,7 +19,7 @@ class CommandLineIT {
         "run --np 2 npb.NOPE                   | unknown application 'npb.NOPE'",
         "run --np 2 java.lang.String           | does not implement dev.lazarus.mpi.MpiApplication",
         "run --np 2 --backend foo npb.CG       | expected openmpi or mpj but was 'foo'",
-        "run --np 2 --hosts /nonexistent npb.CG| cannot read hosts file /nonexistent",
+        "run --np 2 --hosts /nonexistent npb.CG| --hosts /nonexistent: no such file",
         "run --np two npb.CG                   | 'two' is not an int",
         "run --np 2 npb.CG --class Q           | class=Q is not one of S, W, A, B",
         "frobnicate                            | Unmatched argument"})

@@ -110,8 +110,46 @@ class JobLauncherTest {
         assertFalse(launcher(environment()).plan(base).command().contains("oob_tcp_if_include"));
         LaunchRequest bad = new LaunchRequest(2, Backend.OPENMPI, null, null, "eth0", List.of(), List.of(), "npb.CG",
                 List.of(), null);
-        assertEquals("--net=eth0 is not an IPv4 CIDR such as 10.1.0.0/24",
+        assertEquals("--net=eth0 is not an IPv4 CIDR such as 10.1.0.0/24 (octets 0 to 255, prefix 0 to 32)",
                 assertThrows(IllegalArgumentException.class, () -> launcher(environment()).plan(bad)).getMessage());
+    }
+
+    /**
+     * A launcher that fails before any rank runs (Open MPI cannot start its daemons, say) is one line of ours, not
+     * "ranks recorded no exit status (killed or crashed)"; ranks that ran and died are still named.
+     */
+    @Test
+    void aLauncherThatStartsNoRankIsNotReportedAsCrashedRanks() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JobLauncher launcher = new JobLauncher(new InstallLayout(HOME), JAVA_HOME, environment(),
+                new PrintStream(err, true, java.nio.charset.StandardCharsets.UTF_8));
+        LaunchRequest request = request(2, Backend.OPENMPI, null, List.of(), "npb.CG");
+        assertEquals(243, launcher.run(new LaunchPlan(request, List.of("sh", "-c", "exit 243"), Map.of())));
+        assertEquals("lazarus: the job did not start: the launcher failed with exit status 243 before any rank ran"
+                + " (check --hosts, --rsh-agent and --net)\n", err.toString(java.nio.charset.StandardCharsets.UTF_8));
+        err.reset();
+        String startedAndDied = "touch \"$LAZARUS_STATUS_DIR/rank-0.started\" \"$LAZARUS_STATUS_DIR/rank-1.started\";"
+                + " echo 0 > \"$LAZARUS_STATUS_DIR/rank-0.status\"; exit 137";
+        assertEquals(137, launcher.run(new LaunchPlan(request, List.of("sh", "-c", startedAndDied), Map.of())));
+        assertEquals("lazarus: ranks [1] recorded no exit status (killed or crashed); launcher exit status 137\n",
+                err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** The checks before mpirun must not refuse what Open MPI accepts: comments, slot keys, user@host, agents. */
+    @Test
+    void realHostFilesAndAgentsWithArgumentsAreAccepted(@TempDir Path dir) throws Exception {
+        Path hosts = Files.writeString(dir.resolve("hosts"), "# the cluster\n\nnode-1 slots=2 max_slots=4  # rack 1\n"
+                + "user@10.213.0.2\tslots=1\nnode3.example.org\n");
+        LaunchRequest request = new LaunchRequest(2, Backend.OPENMPI, hosts, "sh -c : ssh", "10.213.0.0/24",
+                List.of(), List.of(), "npb.CG", List.of(), null);
+        List<String> command = launcher(environment()).plan(request).command();
+        assertEquals(hosts.toString(), command.get(command.indexOf("--hostfile") + 1));
+        assertEquals("sh -c : ssh", command.get(command.indexOf("plm_rsh_agent") + 1));
+        Path garbage = Files.writeString(dir.resolve("garbage"), "node-1 slots=two\n");
+        assertEquals("--hosts " + garbage + " line 1: 'slots=two' is not a key=N setting Open MPI knows"
+                + " (expected: host [slots=N] ...)", assertThrows(IllegalArgumentException.class,
+                () -> launcher(environment()).plan(new LaunchRequest(2, Backend.OPENMPI, garbage, null, null,
+                        List.of(), List.of(), "npb.CG", List.of(), null))).getMessage());
     }
 
     @Test

@@ -1,8 +1,8 @@
 package dev.lazarus.checkpoint;
 
 import dev.lazarus.daemon.l2.files.L2Scheme;
+import dev.lazarus.store.JobId;
 import dev.lazarus.store.dirty.BlockHashes;
-import dev.lazarus.store.format.RankManifest;
 
 import dev.lazarus.store.level.xor.XorSetLayout;
 
@@ -121,7 +121,7 @@ public final class CheckpointSettings {
      */
     public CheckpointSettings conclude(String application) {
         jobId = value(JOB_ID).orElse(application);
-        RankManifest.checkJob(jobId);
+        JobId.check(jobId);
         node = value(NODE).or(() -> nonBlank(environment.get("LAZARUS_HOST"))).orElseGet(HostName::local);
         if (!node.matches("[A-Za-z0-9._-]{1," + MAX_NODE_NAME_BYTES + "}") || node.matches("\\.+")) {
             throw new IllegalArgumentException(NODE + "=" + node + " must be 1 to " + MAX_NODE_NAME_BYTES

@@ -162,7 +162,7 @@ class CheckpointsTest {
                         () -> settings(dir, CheckpointSettings.PFS_DIRECT, "maybe")).getMessage());
         assertTrue(settings(dir).pfsDirect());
         assertFalse(settings(dir, CheckpointSettings.PFS_DIRECT, "off").pfsDirect());
-        assertEquals("job id '../x' must be 1 to 64 of [A-Za-z0-9_.-]",
+        assertEquals("job id '../x' must be 1 to 64 of [A-Za-z0-9_.-], not . or ..",
                 assertThrows(IllegalArgumentException.class,
                         () -> settings(dir, CheckpointSettings.JOB_ID, "../x")).getMessage());
         CheckpointSettings fromEnv = new CheckpointSettings(new Properties(),

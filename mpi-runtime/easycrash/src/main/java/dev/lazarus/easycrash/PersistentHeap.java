@@ -12,6 +12,7 @@ import dev.lazarus.easycrash.persist.PmemCacheLineWriter;
 import dev.lazarus.easycrash.persist.SyncMappingCacheLineWriter;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.ElementType;
+import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.SecureFiles;
 import dev.lazarus.store.level.UnsafePathException;
 
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
-import java.util.regex.Pattern;
 
 /**
  * One rank's persistent heap: named data objects in a memory-mapped file in the NVM directory
@@ -39,8 +39,6 @@ import java.util.regex.Pattern;
  * operation is moved aside (suffix {@code .unusable}) and replaced by a fresh one, and {@link #recovery()} says why.
  */
 public final class PersistentHeap implements AutoCloseable {
-    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
-
     private final HeapFile file;
     private final ObjectDirectory directory;
     private final RecoveryState recovery;
@@ -69,7 +67,7 @@ public final class PersistentHeap implements AutoCloseable {
      * Where and whose the heap is.
      *
      * @param directory the node's NVM directory (a DAX mount, or /dev/shm as emulated NVM)
-     * @param jobId     the job's id: 1 to 64 of {@code [A-Za-z0-9_.-]}
+     * @param jobId     the job's id, as {@link JobId} checks it
      * @param rank      this rank
      * @param worldSize the job's rank count
      * @param capacity  heap file size in bytes
@@ -79,9 +77,7 @@ public final class PersistentHeap implements AutoCloseable {
     public record Config(Path directory, String jobId, int rank, int worldSize, long capacity, String signature,
                          AccessTracer tracer) {
         public Config {
-            if (jobId == null || !JOB_ID.matcher(jobId).matches()) {
-                throw new IllegalArgumentException("job id '" + jobId + "' must be 1 to 64 of [A-Za-z0-9_.-]");
-            }
+            JobId.check(jobId);
             if (rank < 0 || worldSize < 1 || rank >= worldSize) {
                 throw new IllegalArgumentException("rank=" + rank + " worldSize=" + worldSize + " is not a rank");
             }

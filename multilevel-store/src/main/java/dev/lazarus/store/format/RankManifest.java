@@ -1,5 +1,6 @@
 package dev.lazarus.store.format;
 
+import dev.lazarus.store.JobId;
 import static dev.lazarus.store.format.ManifestLayout.*;
 
 import dev.lazarus.store.CorruptCheckpointException;
@@ -13,14 +14,13 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import java.util.zip.CRC32C;
 
 /**
  * One rank's checkpoint of one version: who wrote it, which version it increments (or none, for a full checkpoint),
  * its variables and the chunks of its data file. {@link #encode()} and {@link #decode} follow {@link ManifestLayout}.
  *
- * @param job           the job id, 1 to 64 of {@code [A-Za-z0-9_.-]}
+ * @param job           the job id, as {@link dev.lazarus.store.JobId} checks it
  * @param rank          the writing rank
  * @param worldSize     ranks in the job
  * @param version       checkpoint version, at least 0
@@ -34,7 +34,6 @@ import java.util.zip.CRC32C;
  */
 public record RankManifest(String job, int rank, int worldSize, long version, long parentVersion, int blockSize,
                            List<Variable> variables, ChunkTable chunks, PageFilter pageFilter, boolean unverified) {
-    private static final Pattern JOB = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
     /** Largest world size accepted from a file. */
     public static final int MAX_WORLD = 1 << 24;
 
@@ -57,13 +56,6 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
     /** @return bytes of the data file */
     public long dataLength() {
         return chunks.totalBytes();
-    }
-
-    /** Validates a job id; never used unchecked in a path. */
-    public static void checkJob(String job) {
-        if (job == null || !JOB.matcher(job).matches()) {
-            throw new IllegalArgumentException("job id '" + job + "' must be 1 to 64 of [A-Za-z0-9_.-]");
-        }
     }
 
     /** @return the manifest's bytes, ending in their CRC32C */
@@ -174,7 +166,7 @@ public record RankManifest(String job, int rank, int worldSize, long version, lo
             }
             in.position(HEADER_BYTES);
             String job = ascii(jobLength);
-            if (!JOB.matcher(job).matches()) {
+            if (!JobId.valid(job)) {
                 throw corrupt(what, "job id invalid");
             }
             List<Variable> variables = new ArrayList<>(Math.min(variableCount, remaining() / 4));

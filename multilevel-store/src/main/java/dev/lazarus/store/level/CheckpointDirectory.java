@@ -1,5 +1,6 @@
 package dev.lazarus.store.level;
 
+import dev.lazarus.store.JobId;
 import dev.lazarus.store.format.RankManifest;
 
 import java.io.IOException;
@@ -44,7 +45,7 @@ public final class CheckpointDirectory {
      * @param job  the job id, validated
      */
     public CheckpointDirectory(Path root, String job) {
-        RankManifest.checkJob(job);
+        JobId.check(job);
         this.root = root;
         this.job = job;
         this.jobDirectory = root.resolve(job);

@@ -2,7 +2,8 @@ package dev.lazarus.daemon.l2;
 
 import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.wire.JobSecret;
-import dev.lazarus.store.format.RankManifest;
+import dev.lazarus.store.DirectoryCheck;
+import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.store.level.xor.XorSetLayout;
 
@@ -191,8 +192,8 @@ public final class L2Context {
         if (job == null) {
             throw new IllegalArgumentException("job id not set (--job or " + ENV_JOB + ")");
         }
-        RankManifest.checkJob(job);
-        l1Root = (l1Root != null ? l1Root : Path.of(DEFAULT_L1)).toAbsolutePath();
+        JobId.check(job);
+        l1Root = DirectoryCheck.creatable("L1 root", (l1Root != null ? l1Root : Path.of(DEFAULT_L1)).toAbsolutePath());
         if (secretFile == null) {
             throw new IllegalArgumentException("secret file not set (--secret or " + ENV_SECRET + ")");
         }

@@ -60,8 +60,8 @@ class L2ContextTest {
                         .self(0).conclude()).getMessage());
         assertEquals("setSize=1 must be 2 to 256", assertThrows(IllegalArgumentException.class,
                 () -> context().job("j").setSize(1).conclude()).getMessage());
-        assertEquals("job id 'a/b' must be 1 to 64 of [A-Za-z0-9_.-]", assertThrows(IllegalArgumentException.class,
-                () -> context().job("a/b").conclude()).getMessage());
+        assertEquals("job id 'a/b' must be 1 to 64 of [A-Za-z0-9_.-], not . or ..",
+                assertThrows(IllegalArgumentException.class, () -> context().job("a/b").conclude()).getMessage());
         assertEquals("node list not set (--members A:P,B:P,... and --self INDEX)", assertThrows(
                 IllegalStateException.class, () -> context().job("j").conclude().membership()).getMessage());
         assertFalse(Files.exists(root));

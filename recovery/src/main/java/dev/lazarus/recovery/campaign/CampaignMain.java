@@ -55,14 +55,15 @@ public final class CampaignMain {
                     + " it does not implement " + RecomputableApplication.class.getName());
         }
         Path out0 = options.output();
+        long start = System.nanoTime();
+        CampaignTarget target = new CampaignTarget(options.application(),
+                () -> (RecomputableApplication) catalog.resolve(options.application()),
+                options.applicationArguments().toArray(String[]::new));
+        // Preparing parses the application's arguments (--class): a bad one is refused before anything is created.
+        long footprint = target.prepare(new SingleRankComm()).heapBytes();
         Files.createDirectories(out0, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         Path work = Files.createTempDirectory(options.workRoot(), "campaign");
-        long start = System.nanoTime();
         try {
-            CampaignTarget target = new CampaignTarget(options.application(),
-                    () -> (RecomputableApplication) catalog.resolve(options.application()),
-                    options.applicationArguments().toArray(String[]::new));
-            long footprint = target.prepare(new SingleRankComm()).heapBytes();
             CacheConfig cache = options.cacheFor(footprint);
             err.printf(Locale.ROOT, "lazarus campaign: %s %s, %d crash tests per phase, %d threads, cache %s%s%n",
                     options.application(), String.join(" ", options.applicationArguments()), options.tests(),

@@ -34,6 +34,18 @@ public final class ExitStatusFiles {
         Files.move(tmp, file(dir, rank), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
 
+    /** The file {@code rank} creates once it runs, so the launcher can tell a job that never started from a crash. */
+    public static Path startedFile(Path dir, int rank) {
+        return dir.resolve("rank-" + rank + ".started");
+    }
+
+    /** Records that {@code rank} started (an empty file, readable by the owner only). */
+    public static void markStarted(Path dir, int rank) throws IOException {
+        Files.deleteIfExists(startedFile(dir, rank));
+        Files.createFile(startedFile(dir, rank),
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    }
+
     /** The status {@code rank} recorded, or empty if it recorded none (or the file is not a number). */
     public static OptionalInt read(Path dir, int rank) {
         Path file = file(dir, rank);

@@ -31,6 +31,7 @@ public final class RankMain {
         CommProvider provider = CommProvider.load(RankMain.class.getClassLoader());
         CommProvider.Started started = provider.start(args);
         Comm comm = started.comm();
+        recordStarted(comm.rank());
         int status = runApplication(comm, started.args());
         status = (int) comm.allreduce((long) status, ReduceOp.MAX);
         recordStatus(comm.rank(), status);
@@ -65,6 +66,17 @@ public final class RankMain {
             e.printStackTrace(System.err);
             comm.abort(1);
             return 1;
+        }
+    }
+
+    private static void recordStarted(int rank) {
+        String dir = System.getenv(ExitStatusFiles.ENV);
+        if (dir != null && !dir.isEmpty()) {
+            try {
+                ExitStatusFiles.markStarted(Path.of(dir), rank);
+            } catch (IOException e) {
+                // Only the launcher's wording for a failed job depends on it.
+            }
         }
     }
 

@@ -1,9 +1,9 @@
 package dev.lazarus.daemon.l2.files;
 
+import dev.lazarus.store.JobId;
 import static dev.lazarus.daemon.l2.files.ParityManifestLayout.*;
 
 import dev.lazarus.store.CorruptCheckpointException;
-import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.level.SecureFiles;
 import dev.lazarus.store.level.UnsafePathException;
 import dev.lazarus.store.level.xor.XorSetLayout;
@@ -39,7 +39,7 @@ public record ParityManifest(L2Scheme scheme, String job, long version, int setI
 
     /** @throws IllegalArgumentException if a field is out of range or the chunk size does not follow the sizes */
     public ParityManifest {
-        RankManifest.checkJob(job);
+        JobId.check(job);
         Objects.requireNonNull(scheme, "scheme");
         addresses = List.copyOf(addresses);
         tables = List.copyOf(tables);
