@@ -74,11 +74,16 @@ class RecoveryMatrixTest {
     }
 
     /** What one launch does besides running the application. */
-    record Script(int crashAt, boolean throwWhenResumed, boolean rejectResumed, int resumedConvergesAt) {
-        static final Script NORMAL = new Script(0, false, false, 0);
+    record Script(int crashAt, boolean throwWhenResumed, boolean rejectResumed, int resumedConvergesAt,
+                  CheckpointDirectory crashOnceOn) {
+        static final Script NORMAL = new Script(0, false, false, 0, null);
 
         Script(int crashAt, boolean throwWhenResumed, boolean rejectResumed) {
-            this(crashAt, throwWhenResumed, rejectResumed, 0);
+            this(crashAt, throwWhenResumed, rejectResumed, 0, null);
+        }
+
+        Script(int crashAt, boolean throwWhenResumed, boolean rejectResumed, int resumedConvergesAt) {
+            this(crashAt, throwWhenResumed, rejectResumed, resumedConvergesAt, null);
         }
 
         static Script crashAt(int iteration) {
@@ -102,12 +107,26 @@ class RecoveryMatrixTest {
             resumed = easyCrash.resuming();
             last = iteration;
             if (iteration == script.crashAt()) {
+                awaitCompleteVersion(script.crashOnceOn());
                 throw new IllegalStateException("simulated crash at iteration " + iteration);
             }
             if (script.throwWhenResumed() && easyCrash.resuming()) {
                 throw new ArrayIndexOutOfBoundsException("simulated garbage index in a resumed run");
             }
             app.iterate(iteration, easyCrash);
+        }
+
+        /** Waits (bounded) until {@code level} holds a complete version: the drain runs at background priority. */
+        private static void awaitCompleteVersion(CheckpointDirectory level) {
+            long deadline = System.nanoTime() + 60_000_000_000L;
+            try {
+                while (level != null && new Catalog(level).newestComplete(false).isEmpty()
+                        && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
         }
 
         @Override
@@ -164,7 +183,11 @@ class RecoveryMatrixTest {
         int crashAt = 2 * every + 1; // versions every and 2*every are written, then the job dies
         long newest = 2L * every;
         String job = (app + "-" + path).toLowerCase().replace('_', '-');
-        assertThrows(Exception.class, () -> launch(app, job, every, true, Script.crashAt(crashAt)));
+        // On the L3 path the crash waits until L3 holds a complete version, as a kill once a version is there.
+        CheckpointDirectory pfsLevel = new CheckpointDirectory(dir.resolve("pfs"), job);
+        Script crash = path == RecoveryPath.NVM_AND_L1_WIPED_L3 ? new Script(crashAt, false, false, 0, pfsLevel)
+                : Script.crashAt(crashAt);
+        assertThrows(Exception.class, () -> launch(app, job, every, true, crash));
         CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), job);
         assertEquals(newest, l1.versions().getLast(), "the crashed run's newest version");
         String crashLog = text.toString();
