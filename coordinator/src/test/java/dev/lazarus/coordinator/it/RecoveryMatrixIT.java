@@ -58,7 +58,9 @@ class RecoveryMatrixIT {
             for (String backend : only.isEmpty() ? List.of("openmpi", "mpj") : List.of(only)) {
                 for (String app : EVERY.keySet().stream().sorted().toList()) {
                     for (RecoveryPath path : RecoveryPath.values()) {
-                        all.add(Arguments.of(backend, app, path));
+                        if (System.getProperty("lazarus.matrix.path", path.name()).equals(path.name())) {
+                            all.add(Arguments.of(backend, app, path));
+                        }
                     }
                 }
             }
@@ -90,6 +92,7 @@ class RecoveryMatrixIT {
     @ParameterizedTest(name = "{1} {2} on {0}")
     @MethodSource("cells")
     void aKilledJobRecoversOnThePath(String backend, String app, RecoveryPath path) throws Exception {
+        System.out.println("matrix cell: " + backend + " " + app + " " + path); // scripts/recovery-matrix reads it
         String job = (app + "-" + path + "-" + backend).toLowerCase().replace('_', '-');
         String[] args = args(backend, app, job);
         long reached = killOnceTwoVersionsAreEverywhere(args, job, 2L * EVERY.get(app));
@@ -113,7 +116,9 @@ class RecoveryMatrixIT {
         assertTrue(out.contains(SUCCESS), out);
         Matcher restored = RESTORED.matcher(out);
         switch (path) {
-            case NVM_RESTART, NVM_GARBAGE_ROLLBACK -> {
+            // After a second crash the relaunch may resume from NVM (the restored run bookmarked its progress there)
+            // or restore a checkpoint at least as new as the first restore.
+            case NVM_RESTART, NVM_GARBAGE_ROLLBACK, SECOND_CRASH_AFTER_RESTORE -> {
                 boolean resumedAndAccepted = out.contains("NVM restart: resuming")
                         && !out.contains("failed acceptance verification") && !out.contains("-> rollback");
                 assertTrue(resumedAndAccepted || restored.find() && Long.parseLong(restored.group(1)) >= reached,
@@ -122,7 +127,7 @@ class RecoveryMatrixIT {
                     assertTrue(!resumedAndAccepted, "garbage in every candidate object was accepted:\n" + out);
                 }
             }
-            case NVM_WIPED_L1, SECOND_CRASH_AFTER_RESTORE -> assertRestored(restored, reached, "L1", out);
+            case NVM_WIPED_L1 -> assertRestored(restored, reached, "L1", out);
             case NVM_AND_L1_WIPED_L3 -> assertRestored(restored, reached, "L3", out);
         }
     }
