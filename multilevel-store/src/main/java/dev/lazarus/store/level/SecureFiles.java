@@ -19,6 +19,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -86,19 +87,21 @@ public final class SecureFiles {
      * @throws UnsafePathException one line naming the directory and what is wrong with it
      */
     public static boolean checkOwnDirectory(Path directory) throws IOException {
-        BasicFileAttributes attributes;
+        Map<String, Object> attributes;
         try {
-            attributes = Files.readAttributes(directory, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            // One read: another rank of the node may delete the directory between two.
+            attributes = Files.readAttributes(directory, "unix:uid,isDirectory,isSymbolicLink",
+                    LinkOption.NOFOLLOW_LINKS);
         } catch (NoSuchFileException e) {
             return false;
         }
-        if (attributes.isSymbolicLink()) {
+        if ((Boolean) attributes.get("isSymbolicLink")) {
             throw link(directory);
         }
-        if (!attributes.isDirectory()) {
+        if (!(Boolean) attributes.get("isDirectory")) {
             throw new UnsafePathException("refusing " + directory + ": it is not a directory");
         }
-        int owner = (Integer) Files.getAttribute(directory, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+        int owner = (Integer) attributes.get("uid");
         long self = RunningUser.UID;
         if (owner != self) {
             throw new UnsafePathException("refusing " + directory + ": it is owned by uid " + owner
