@@ -21,11 +21,16 @@ public final class ParentWatch {
     }
 
     /**
-     * Starts watching this JVM's parent, once per JVM (MPJ multicore runs every rank's main in one JVM). Does nothing
-     * when this JVM has no parent left already, as when it was started by init.
+     * Starts watching this JVM's parent, once per JVM (MPJ multicore runs every rank's main in one JVM). A JVM that
+     * Lazarus launched ({@link ExitStatusFiles#ENV} set) and that is a child of init already lost its parent before
+     * it could watch it, and ends at once; one started by init otherwise (a container's first process) is not
+     * watched.
      */
     public static void start() {
-        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(1L);
+        long parent = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(0L);
+        if (parent == 1 && System.getenv(ExitStatusFiles.ENV) != null) {
+            orphaned(parent);
+        }
         if (parent <= 1 || !STARTED.compareAndSet(false, true)) {
             return;
         }
@@ -40,6 +45,10 @@ public final class ParentWatch {
         } catch (InterruptedException e) {
             return;
         }
+        orphaned(parent);
+    }
+
+    private static void orphaned(long parent) {
         System.err.println("lazarus: the process that started this rank JVM (pid " + parent
                 + ") ended; the ranks end with it");
         // halt, not exit: the ranks' own shutdown would wait in collectives for ranks that no longer exist.
