@@ -113,21 +113,28 @@ public final class JobLauncher {
         Path statusDir = Files.createTempDirectory("lazarus-job-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
-            ProcessBuilder builder = new ProcessBuilder(plan.command()).inheritIO();
+            ProcessBuilder builder = new ProcessBuilder(endsWithThisProcess(plan.command())).inheritIO();
             builder.environment().putAll(plan.environment());
-            builder.environment().put(ExitStatusFiles.ENV, statusDir.toString());
-            Process process = builder.start();
             int launcherStatus;
-            if (plan.request().timeout() == null) {
-                launcherStatus = process.waitFor();
-            } else if (process.waitFor(plan.request().timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                launcherStatus = process.exitValue();
-            } else {
-                killTree(process);
-                err.println("lazarus: job exceeded --timeout=" + plan.request().timeout().toSeconds()
-                        + "s and was killed");
-                return TIMED_OUT;
-            }
+            // The status directory is unique to this launch, so its variable also marks the launch's processes.
+            try (JobProcessTree job = JobProcessTree.start(builder, ExitStatusFiles.ENV, statusDir.toString())) {
+                Process process = job.launcher();
+                if (plan.request().timeout() == null) {
+                    launcherStatus = process.waitFor();
+                } else if (process.waitFor(plan.request().timeout().toMillis(), TimeUnit.MILLISECONDS)) {
+                    launcherStatus = process.exitValue();
+                } else {
+                    job.killAll();
+                    err.println("lazarus: job exceeded --timeout=" + plan.request().timeout().toSeconds()
+                            + "s and was killed");
+                    return TIMED_OUT;
+                }
+                int leftBehind = job.killAll();
+                if (leftBehind > 0) {
+                    err.println("lazarus: killed " + leftBehind + " process(es) of the job that outlived its launcher"
+                            + " (exit status " + launcherStatus + ")");
+                }
+            } // closing also kills the job when this thread is interrupted or fails while it runs
             for (int rank = 0; rank < plan.request().ranks(); rank++) {
                 if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.RELAUNCH) {
                     return RELAUNCHED;
@@ -137,6 +144,21 @@ public final class JobLauncher {
         } finally {
             deleteTree(statusDir);
         }
+    }
+
+    /**
+     * Runs {@code command} under {@code setpriv --pdeathsig KILL} where util-linux has it, so that the job's launcher
+     * is killed when this process dies (even by SIGKILL); the ranks end with it (mpirun's ranks lose their daemon,
+     * MPJ's rank JVM watches its parent: {@code ParentWatch}). Without setpriv the job outlives a killed Lazarus.
+     */
+    private List<String> endsWithThisProcess(List<String> command) {
+        Path setpriv = findOnPath("setpriv");
+        if (setpriv == null) {
+            return command;
+        }
+        List<String> wrapped = new ArrayList<>(List.of(setpriv.toString(), "--pdeathsig", "KILL", "--"));
+        wrapped.addAll(command);
+        return wrapped;
     }
 
     private int jobStatus(int launcherStatus, Path statusDir, int ranks) {
@@ -316,11 +338,6 @@ public final class JobLauncher {
 
     private static boolean isRoot() {
         return "root".equals(System.getProperty("user.name"));
-    }
-
-    private static void killTree(Process process) {
-        process.descendants().forEach(ProcessHandle::destroyForcibly);
-        process.destroyForcibly();
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -159,4 +159,38 @@ class JobLauncherTest {
         assertEquals("expected openmpi or mpj but was 'mpich'",
                 assertThrows(IllegalArgumentException.class, () -> Backend.parse("mpich")).getMessage());
     }
+
+    @Test
+    void aProcessTheLauncherLeftBehindEndsWithTheLaunch(@TempDir Path dir) throws Exception {
+        // As MPJ's starter JVM killed under its rank JVM: the launcher dies, its child is re-parented to init.
+        Path pidFile = dir.resolve("child.pid");
+        List<String> command = List.of("sh", "-c", "sleep 600 & echo $! > " + pidFile + ".tmp && mv " + pidFile
+                + ".tmp " + pidFile + " && wait");
+        LaunchPlan plan = new LaunchPlan(request(1, Backend.OPENMPI, null, List.of(), "npb.CG"), command, Map.of());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JobLauncher launcher = new JobLauncher(new InstallLayout(HOME), JAVA_HOME, environment(),
+                new PrintStream(err, true));
+        java.util.concurrent.CompletableFuture<Integer> status = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> {
+                    try {
+                        return launcher.run(plan);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(pidFile) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        ProcessHandle child = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).orElseThrow();
+        try {
+            child.parent().orElseThrow().destroyForcibly();
+            assertEquals(137, status.get(30, java.util.concurrent.TimeUnit.SECONDS));
+            assertFalse(child.isAlive(), "the launcher's child outlived the launch");
+            assertTrue(err.toString().contains("lazarus: killed 1 process(es) of the job that outlived its launcher"
+                    + " (exit status 137)"), err.toString());
+        } finally {
+            child.destroyForcibly();
+        }
+    }
 }

@@ -127,8 +127,8 @@ class DrainAgentTest {
             assertTrue(started.await(10, TimeUnit.SECONDS));
             AtomicLong waited = new AtomicLong(-1);
             Thread second = submitInBackground(agent, 2, waited);
-            second.join(300);
-            assertTrue(second.isAlive(), "version 2 must wait while version 1 drains");
+            awaitWaiting(second, "version 2 must wait while version 1 drains");
+            Thread.sleep(300); // waited in submit at least this long, however late the thread got there
             release.countDown();
             second.join(10_000);
             assertTrue(waited.get() >= TimeUnit.MILLISECONDS.toNanos(200), "waited " + waited.get());
@@ -149,8 +149,7 @@ class DrainAgentTest {
             assertTrue(started.await(10, TimeUnit.SECONDS));
             assertEquals(List.of(7L), agent.inFlight(), "the version being re-encoded stays on L1");
             Thread next = submitInBackground(agent, 8, new AtomicLong());
-            next.join(300);
-            assertTrue(next.isAlive(), "version 8 must wait while the one-off drain of 7 reads other nodes");
+            awaitWaiting(next, "version 8 must wait while the one-off drain of 7 reads other nodes");
             release.countDown();
             next.join(10_000);
             assertFalse(next.isAlive());
@@ -162,6 +161,19 @@ class DrainAgentTest {
             assertEquals("L2", told.getFirst().level());
             assertEquals(List.of(), agent.inFlight());
         }
+    }
+
+    /**
+     * Waits until {@code thread} waits in {@link DrainAgent#submit}, the only place it can wait. Joining for a fixed
+     * time instead proved nothing when the thread had not reached submit yet, and then the thread did not wait at all
+     * once the drain was released: under CPU load a new thread can take longer than 300 ms to run.
+     */
+    private static void awaitWaiting(Thread thread, String message) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (thread.getState() != Thread.State.WAITING && thread.isAlive() && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        assertEquals(Thread.State.WAITING, thread.getState(), message);
     }
 
     /** Submits {@code version} on a thread of its own, setting {@code waited} to the back-pressure it reports. */
@@ -218,8 +230,7 @@ class DrainAgentTest {
             assertTrue(waited < TimeUnit.SECONDS.toNanos(1), "version 3 waited " + waited + " ns");
             AtomicLong fourth = new AtomicLong(-1);
             Thread t = submitInBackground(agent, 4, fourth);
-            t.join(300);
-            assertTrue(t.isAlive(), "version 4 goes to L3 and must wait for version 2's drain");
+            awaitWaiting(t, "version 4 goes to L3 and must wait for version 2's drain");
             release.countDown();
             t.join(10_000);
             agent.awaitIdle();
@@ -238,8 +249,7 @@ class DrainAgentTest {
             agent.submit(2);
             assertTrue(started.await(10, TimeUnit.SECONDS));
             Thread t = submitInBackground(agent, 3, new AtomicLong());
-            t.join(300);
-            assertTrue(t.isAlive(), "the other nodes keep version 2 only while version 3 waits");
+            awaitWaiting(t, "the other nodes keep version 2 only while version 3 waits");
             release.countDown();
             t.join(10_000);
             assertFalse(t.isAlive());

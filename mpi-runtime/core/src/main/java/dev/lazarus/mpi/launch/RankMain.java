@@ -28,6 +28,7 @@ public final class RankMain {
     }
 
     public static void main(String[] args) {
+        ParentWatch.start();
         CommProvider provider = CommProvider.load(RankMain.class.getClassLoader());
         CommProvider.Started started = provider.start(args);
         Comm comm = started.comm();

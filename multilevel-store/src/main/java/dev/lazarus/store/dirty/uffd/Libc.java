@@ -13,7 +13,8 @@ import java.lang.invoke.VarHandle;
 
 /**
  * The few libc calls the userfaultfd scanner needs, as FFM downcalls that capture {@code errno}. Each call takes a
- * caller-owned capture segment ({@link #allocateCapture}) so that reading errno allocates nothing.
+ * caller-owned capture segment ({@link #allocateCapture}) so that reading errno allocates nothing once compiled; the
+ * scan's hot path uses {@link #ioctlWithoutErrno}, which allocates nothing from its first call on.
  */
 final class Libc {
     /** x86_64 system call number of userfaultfd(2); glibc has no wrapper. */
@@ -41,6 +42,13 @@ final class Libc {
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
                     ValueLayout.ADDRESS),
             Linker.Option.firstVariadicArg(2), ERRNO);
+    // The same ioctl without errno, for the scan on the hot path: capturing errno costs the JDK's downcall adapter
+    // 40 bytes per call until C2 compiles the caller and its escape analysis removes them. Under CPU load that can be
+    // long after the caller became hot, so a call that must allocate nothing cannot capture errno.
+    private static final MethodHandle IOCTL_NO_ERRNO = downcall("ioctl",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS),
+            Linker.Option.firstVariadicArg(2));
     // int open(const char *path, int flags, ...): no mode, as nothing is created.
     private static final MethodHandle OPEN = downcall("open",
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT),
@@ -74,6 +82,20 @@ final class Libc {
     static int ioctl(MemorySegment capture, int fd, long request, MemorySegment argument) {
         try {
             return (int) IOCTL.invokeExact(capture, fd, request, argument);
+        } catch (Throwable t) {
+            throw new AssertionError("ioctl downcall failed", t);
+        }
+    }
+
+    /**
+     * {@link #ioctl} without errno, for calls that must allocate nothing whether interpreted or compiled. A caller that
+     * needs to know why a call failed repeats it with {@link #ioctl}.
+     *
+     * @return the ioctl's result, or -1
+     */
+    static int ioctlWithoutErrno(int fd, long request, MemorySegment argument) {
+        try {
+            return (int) IOCTL_NO_ERRNO.invokeExact(fd, request, argument);
         } catch (Throwable t) {
             throw new AssertionError("ioctl downcall failed", t);
         }

@@ -217,8 +217,14 @@ public final class UffdPageScanner implements WrittenPageScanner {
         long cursor = start;
         while (cursor < end) {
             prepareScan(cursor, end, regionCapacity);
-            int filled = Libc.ioctl(capture, pagemap, PAGEMAP_SCAN, scanArg);
+            int filled = Libc.ioctlWithoutErrno(pagemap, PAGEMAP_SCAN, scanArg);
             scanCalls++;
+            if (filled < 0) {
+                // Rare: ask again capturing errno, to tell an interrupted scan (retried) from a failure (thrown).
+                prepareScan(cursor, end, regionCapacity);
+                filled = Libc.ioctl(capture, pagemap, PAGEMAP_SCAN, scanArg);
+                scanCalls++;
+            }
             if (filled < 0) {
                 if (Libc.errno(capture) == Libc.EINTR) {
                     continue;

@@ -1,0 +1,137 @@
+package dev.lazarus.coordinator.launch;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Every process one launch started: the launcher process ({@code mpirun}, or the JVM running MPJ's
+ * {@code starter.jar}), its descendants, and every process that carries the launch's environment mark.
+ *
+ * <p>A process whose parent dies is re-parented to init and no longer shows under the launcher: when MPJ's starter
+ * JVM is SIGKILLed, the rank JVM it started runs on under init. Two ways find such processes. The descendants are
+ * recorded every {@link #POLL} while the launcher runs, which catches every process that lived that long, even one
+ * already exiting when the launch ends (it has no environment left to read). And the mark, one {@code NAME=value}
+ * environment entry unique to the launch that every process of the job inherits, is looked for when the launch
+ * ends, which catches the processes started since the last poll. {@link #killAll} kills every process of the launch
+ * still alive and waits a bounded time for them, so every process a launch starts ends when the launch ends.
+ */
+final class JobProcessTree implements AutoCloseable {
+    /** How long {@link #killAll} waits for killed processes to end before giving up on them. */
+    static final Duration KILL_WAIT = Duration.ofSeconds(5);
+
+    /** How often the launcher's descendants are recorded while it runs. */
+    static final Duration POLL = Duration.ofMillis(200);
+
+    private final Process launcher;
+    private final byte[] mark;
+    private final Set<ProcessHandle> recorded = ConcurrentHashMap.newKeySet();
+    private final Thread recorder;
+
+    private JobProcessTree(Process launcher, String mark) {
+        this.launcher = launcher;
+        this.mark = mark.getBytes(StandardCharsets.UTF_8);
+        this.recorder = Thread.ofPlatform().daemon().name("lazarus-job-processes").start(this::record);
+    }
+
+    private void record() {
+        try {
+            while (launcher.isAlive()) {
+                launcher.descendants().forEach(recorded::add);
+                Thread.sleep(POLL);
+            }
+        } catch (InterruptedException e) {
+            // closed: killAll takes the last look itself
+        }
+    }
+
+    /**
+     * Starts {@code builder}'s command with the environment entry {@code name=value} added.
+     *
+     * @param value unique to this launch (no other process on the machine may carry the same entry)
+     */
+    static JobProcessTree start(ProcessBuilder builder, String name, String value) throws IOException {
+        builder.environment().put(name, value);
+        return new JobProcessTree(builder.start(), name + "=" + value);
+    }
+
+    /** @return the launcher process this tree was started with */
+    Process launcher() {
+        return launcher;
+    }
+
+    /** @return the processes of this launch alive now, the launcher first */
+    List<ProcessHandle> alive() {
+        Set<ProcessHandle> found = new LinkedHashSet<>();
+        found.add(launcher.toHandle());
+        found.addAll(recorded);
+        launcher.descendants().forEach(found::add);
+        ProcessHandle self = ProcessHandle.current();
+        ProcessHandle.allProcesses().filter(p -> !p.equals(self) && isMarked(p.pid())).forEach(found::add);
+        return found.stream().filter(ProcessHandle::isAlive).toList();
+    }
+
+    private boolean isMarked(long pid) {
+        byte[] environ;
+        try {
+            environ = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
+        } catch (IOException | SecurityException e) {
+            return false; // ended meanwhile, or another user's: not started by this launch
+        }
+        for (int start = 0; start < environ.length; ) {
+            int end = start;
+            while (end < environ.length && environ[end] != 0) {
+                end++;
+            }
+            if (Arrays.equals(environ, start, end, mark, 0, mark.length)) {
+                return true;
+            }
+            start = end + 1;
+        }
+        return false;
+    }
+
+    /**
+     * SIGKILLs every process of this launch still alive (the launcher first, so it starts nothing new) and waits up
+     * to {@link #KILL_WAIT} for them to end.
+     *
+     * @return how many processes were alive
+     */
+    int killAll() {
+        List<ProcessHandle> alive = alive();
+        int count = alive.size();
+        long deadline = System.nanoTime() + KILL_WAIT.toNanos();
+        while (!alive.isEmpty() && System.nanoTime() < deadline) {
+            alive.forEach(ProcessHandle::destroyForcibly);
+            CompletableFuture<?>[] exits = alive.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
+            try {
+                CompletableFuture.allOf(exits).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                break; // SIGKILL cannot be refused; what is left is a process stuck in the kernel, beyond our reach
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+            alive = alive(); // a process may have started a child before it was killed
+        }
+        return count;
+    }
+
+    /** Stops recording and {@link #killAll}s, quietly. */
+    @Override
+    public void close() {
+        recorder.interrupt();
+        killAll();
+    }
+}
