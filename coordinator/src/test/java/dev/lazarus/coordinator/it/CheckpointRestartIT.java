@@ -7,10 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -49,7 +45,7 @@ class CheckpointRestartIT {
     @Test
     void withTheRamDiskLostTheRelaunchResumesFromThePfs() throws Exception {
         long killedAfter = killOnceVersionIsEverywhere("heat-l3", 800);
-        wipe(dir.resolve("l1"));
+        JobFiles.wipe(dir.resolve("l1"));
         LazarusProcess.Result relaunch = LazarusProcess.run(Duration.ofMinutes(4), args("heat-l3"));
         assertRestoredAtLeast(relaunch, killedAfter);
         assertTrue(relaunch.output().contains("checkpoint restart: restored version " + restored(relaunch)
@@ -69,43 +65,9 @@ class CheckpointRestartIT {
         return Long.parseLong(m.group(1));
     }
 
-    /**
-     * Starts the job, waits until both ranks' manifests of a version of at least {@code version} are on L1 and L3,
-     * SIGKILLs one rank, and waits for the job to fail.
-     *
-     * @return the newest version both levels held at the kill
-     */
     private long killOnceVersionIsEverywhere(String job, long version) throws Exception {
-        RunningJob running = RunningJob.start(args(job), Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        long newest = -1;
-        while (newest < version) {
-            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
-                    "no version " + version + " on both levels: " + running.output());
-            newest = Math.min(newestComplete(dir.resolve("l1").resolve(job)),
-                    newestComplete(dir.resolve("pfs").resolve(job)));
-            Thread.sleep(20);
-        }
-        List<ProcessHandle> ranks = running.rankJvms();
-        assertTrue(!ranks.isEmpty() && ranks.getFirst().destroyForcibly(), "no rank to kill");
-        String text = running.awaitEnd();
-        for (ProcessHandle rank : ranks) {
-            rank.onExit().get(60, TimeUnit.SECONDS);
-        }
-        assertTrue(running.process().exitValue() != 0, "a killed job must fail: " + text);
-        return newest;
-    }
-
-    /** @return the newest version directory holding both ranks' manifests, or -1 */
-    private static long newestComplete(Path jobDirectory) throws IOException {
-        if (!Files.isDirectory(jobDirectory)) {
-            return -1;
-        }
-        try (Stream<Path> versions = Files.list(jobDirectory)) {
-            return versions.filter(v -> Files.exists(v.resolve("rank-0.manifest"))
-                            && Files.exists(v.resolve("rank-1.manifest")))
-                    .mapToLong(v -> Long.parseLong(v.getFileName().toString().substring(1))).max().orElse(-1);
-        }
+        return RunningJob.killOnceVersionIsEverywhere(args(job), dir.resolve("l1").resolve(job),
+                dir.resolve("pfs").resolve(job), version);
     }
 
     private static boolean isEmpty(Path directory) throws IOException {
@@ -114,12 +76,6 @@ class CheckpointRestartIT {
         }
         try (Stream<Path> entries = Files.list(directory)) {
             return entries.findAny().isEmpty();
-        }
-    }
-
-    private static void wipe(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -95,18 +94,19 @@ class RecoveryMatrixIT {
         System.out.println("matrix cell: " + backend + " " + app + " " + path); // scripts/recovery-matrix reads it
         String job = (app + "-" + path + "-" + backend).toLowerCase().replace('_', '-');
         String[] args = args(backend, app, job);
-        long reached = killOnceTwoVersionsAreEverywhere(args, job, 2L * EVERY.get(app));
+        long reached = RunningJob.killOnceVersionIsEverywhere(args, dir.resolve("l1").resolve(job),
+                dir.resolve("pfs").resolve(job), 2L * EVERY.get(app));
         Path nvmJob = dir.resolve("nvm").resolve(job);
         switch (path) {
             case NVM_RESTART -> { }
-            case NVM_WIPED_L1 -> wipe(nvmJob);
+            case NVM_WIPED_L1 -> JobFiles.wipe(nvmJob);
             case NVM_AND_L1_WIPED_L3 -> {
-                wipe(nvmJob);
-                wipe(dir.resolve("l1"));
+                JobFiles.wipe(nvmJob);
+                JobFiles.wipe(dir.resolve("l1"));
             }
             case NVM_GARBAGE_ROLLBACK -> garbleHeaps(nvmJob);
             case SECOND_CRASH_AFTER_RESTORE -> {
-                wipe(nvmJob);
+                JobFiles.wipe(nvmJob);
                 reached = Math.max(reached, killRightAfterRestore(args));
             }
         }
@@ -138,27 +138,6 @@ class RecoveryMatrixIT {
         assertEquals(level, restored.group(2), out);
     }
 
-    /**
-     * Starts the job, waits until both ranks' manifests of a version of at least {@code version} are on L1 and L3,
-     * SIGKILLs one rank, and waits for the job to fail.
-     *
-     * @return the newest version both levels held at the kill
-     */
-    private long killOnceTwoVersionsAreEverywhere(String[] args, String job, long version) throws Exception {
-        RunningJob running = RunningJob.start(args, Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-        long newest = -1;
-        while (newest < version) {
-            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
-                    "no version " + version + " on both levels: " + running.output());
-            newest = Math.min(newestComplete(dir.resolve("l1").resolve(job)),
-                    newestComplete(dir.resolve("pfs").resolve(job)));
-            Thread.sleep(5);
-        }
-        kill(running);
-        return newest;
-    }
-
     /** Relaunches, SIGKILLs a rank as soon as the checkpoint restart is reported, and returns the version restored. */
     private long killRightAfterRestore(String[] args) throws Exception {
         RunningJob running = RunningJob.start(args, Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
@@ -169,18 +148,8 @@ class RecoveryMatrixIT {
                     "no checkpoint restart reported: " + running.outputNow());
             Thread.sleep(5);
         }
-        kill(running);
+        running.killOneRank();
         return Long.parseLong(m.group(1));
-    }
-
-    private static void kill(RunningJob running) throws Exception {
-        List<ProcessHandle> ranks = running.rankJvms();
-        assertTrue(!ranks.isEmpty() && ranks.getFirst().destroyForcibly(), "no rank to kill");
-        String text = running.awaitEnd();
-        for (ProcessHandle rank : ranks) {
-            rank.onExit().get(60, TimeUnit.SECONDS);
-        }
-        assertTrue(running.process().exitValue() != 0, "a killed job must fail: " + text);
     }
 
     /**
@@ -200,27 +169,6 @@ class RecoveryMatrixIT {
                     }
                 }
             }
-        }
-    }
-
-    /** @return the newest version directory holding both ranks' manifests, or -1 */
-    private static long newestComplete(Path jobDirectory) throws IOException {
-        if (!Files.isDirectory(jobDirectory)) {
-            return -1;
-        }
-        try (Stream<Path> versions = Files.list(jobDirectory)) {
-            return versions.filter(v -> Files.exists(v.resolve("rank-0.manifest"))
-                            && Files.exists(v.resolve("rank-1.manifest")))
-                    .mapToLong(v -> Long.parseLong(v.getFileName().toString().substring(1))).max().orElse(-1);
-        }
-    }
-
-    private static void wipe(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         }
     }
 }

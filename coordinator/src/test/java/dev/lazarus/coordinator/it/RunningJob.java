@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -61,6 +62,37 @@ record RunningJob(Process process, StringBuilder output, Thread reader) {
         synchronized (output) {
             return output.toString();
         }
+    }
+
+    /**
+     * Starts a two-rank job with every version drained to L3, waits until both ranks' manifests of a version of at
+     * least {@code version} are on L1 and L3, SIGKILLs one rank, and waits for the job to fail.
+     *
+     * @return the newest version both levels held at the kill
+     */
+    static long killOnceVersionIsEverywhere(String[] args, Path l1Job, Path pfsJob, long version) throws Exception {
+        RunningJob running = start(args, Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        long newest = -1;
+        while (newest < version) {
+            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
+                    "no version " + version + " on both levels: " + running.outputNow());
+            newest = Math.min(JobFiles.newestComplete(l1Job), JobFiles.newestComplete(pfsJob));
+            Thread.sleep(5);
+        }
+        running.killOneRank();
+        return newest;
+    }
+
+    /** SIGKILLs one rank JVM, waits for the job and its ranks to end, and checks that the job failed. */
+    void killOneRank() throws Exception {
+        List<ProcessHandle> ranks = rankJvms();
+        assertTrue(!ranks.isEmpty() && ranks.getFirst().destroyForcibly(), "no rank to kill");
+        String text = awaitEnd();
+        for (ProcessHandle rank : ranks) {
+            rank.onExit().get(60, TimeUnit.SECONDS);
+        }
+        assertTrue(process.exitValue() != 0, "a killed job must fail: " + text);
     }
 
     /** @return everything printed so far */
