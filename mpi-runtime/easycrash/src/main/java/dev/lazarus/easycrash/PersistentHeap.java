@@ -146,6 +146,15 @@ public final class PersistentHeap implements AutoCloseable {
             return discard(config, identity, writers, validated.problem());
         }
         HeapFile heap = validated.heap();
+        HeapFile.BookmarkState bookmark = heap.bookmark();
+        if (bookmark.iteration().isEmpty() && bookmark.torn() == null) {
+            // Killed during set-up, perhaps before its object directory was written: nothing to resume, and
+            // allocation may have been cut short (the top advanced without its directory entry). Start over on a
+            // clean heap; it is no damage to report.
+            heap.close();
+            return discard(config, identity, writers,
+                    RecoveryState.fresh("heap exists but no iteration was bookmarked yet"));
+        }
         StringBuilder problem = new StringBuilder();
         Optional<ObjectDirectory> directory = ObjectDirectory.recover(config.directoryPath(), problem);
         if (directory.isEmpty()) {
@@ -158,15 +167,7 @@ public final class PersistentHeap implements AutoCloseable {
             heap.close();
             return discard(config, identity, writers, unusable.get());
         }
-        OptionalInt iteration = heap.bookmark().iteration();
-        if (iteration.isEmpty()) {
-            // Killed during set-up: nothing to resume, and allocation may have been cut short (the top advanced
-            // without its directory entry). Start over on a clean heap.
-            directory.get().close();
-            heap.close();
-            return discard(config, identity, writers,
-                    RecoveryState.fresh("heap exists but no iteration was bookmarked yet"));
-        }
+        OptionalInt iteration = bookmark.iteration(); // present: check() refused a torn one
         Optional<String> failed = failedAttempt(config, iteration.getAsInt());
         if (failed.isPresent()) {
             directory.get().close();

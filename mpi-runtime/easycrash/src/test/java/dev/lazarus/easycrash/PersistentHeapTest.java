@@ -172,6 +172,31 @@ class PersistentHeapTest {
         }
     }
 
+    /**
+     * A rank killed between creating its heap file and its object directory (the directory's first creation takes
+     * seconds on a busy machine) left nothing to resume: that is a fresh start, not unusable NVM state.
+     */
+    @Test
+    void heapKilledBeforeItsDirectoryWasWrittenStartsFresh() throws Exception {
+        try (PersistentHeap heap = PersistentHeap.open(config("job13", 0, 1, "app"))) {
+            assertEquals(RecoveryState.Kind.FRESH, heap.recovery().kind());
+        }
+        Files.delete(nvm.resolve("job13/rank-0.objects"));
+        try (PersistentHeap heap = PersistentHeap.open(config("job13", 0, 1, "app"))) {
+            assertEquals(RecoveryState.Kind.FRESH, heap.recovery().kind(), heap.recovery().reason());
+            assertEquals("heap exists but no iteration was bookmarked yet", heap.recovery().reason());
+            heap.doubles("u", 1000, ObjectRole.CANDIDATE);
+        }
+        assertTrue(Files.isRegularFile(nvm.resolve("job13/rank-0.objects")), "a new directory");
+    }
+
+    @Test
+    void bookmarkedHeapWithoutItsDirectoryIsUnusable() throws Exception {
+        firstRun(config("job14", 0, 1, "app"));
+        Files.delete(nvm.resolve("job14/rank-0.objects"));
+        assertUnusable(reopen(config("job14", 0, 1, "app")), "rank-0.objects is missing");
+    }
+
     @Test
     void fullHeapSaysHowFull() throws Exception {
         try (PersistentHeap heap = PersistentHeap.open(config("job11", 0, 1, "app"))) {
