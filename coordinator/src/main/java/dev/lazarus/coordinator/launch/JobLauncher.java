@@ -36,6 +36,8 @@ public final class JobLauncher {
     public static final int TIMED_OUT = 124;
     /** What {@code runOnce} returns when a rank asked for a relaunch; never an exit status of the job. */
     private static final int RELAUNCHED = -1;
+    /** How long the job's processes may take to end by themselves once the launcher has returned. */
+    private static final java.time.Duration EXIT_GRACE = java.time.Duration.ofSeconds(3);
 
     private final InstallLayout layout;
     private final Path javaHome;
@@ -129,7 +131,7 @@ public final class JobLauncher {
                             + "s and was killed");
                     return TIMED_OUT;
                 }
-                int leftBehind = job.killAll();
+                int leftBehind = job.killAllAfter(EXIT_GRACE);
                 if (leftBehind > 0) {
                     err.println("lazarus: killed " + leftBehind + " process(es) of the job that outlived its launcher"
                             + " (exit status " + launcherStatus + ")");

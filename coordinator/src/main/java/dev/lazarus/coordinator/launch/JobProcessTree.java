@@ -103,6 +103,24 @@ final class JobProcessTree implements AutoCloseable {
     }
 
     /**
+     * Gives the processes of this launch {@code grace} to end by themselves (a rank JVM may still be exiting when its
+     * launcher has returned), then {@link #killAll}s what is left.
+     *
+     * @return how many processes had to be killed
+     */
+    int killAllAfter(Duration grace) {
+        CompletableFuture<?>[] exits = alive().stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
+        try {
+            CompletableFuture.allOf(exits).get(grace.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // some are still there: killed below
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return killAll();
+    }
+
+    /**
      * SIGKILLs every process of this launch still alive (the launcher first, so it starts nothing new) and waits up
      * to {@link #KILL_WAIT} for them to end.
      *
