@@ -91,11 +91,7 @@ public final class EasyCrashSettings {
             throw new IllegalArgumentException(RESTART + "=" + mode + " must be auto or off");
         }
         restart = mode.equals("auto");
-        String easyCrash = value(EASYCRASH).orElse("on");
-        if (!easyCrash.equals("on") && !easyCrash.equals("off")) {
-            throw new IllegalArgumentException(EASYCRASH + "=" + easyCrash + " must be on or off");
-        }
-        plainArrays = easyCrash.equals("off");
+        plainArrays = easyCrashOff();
         if (plainArrays && planFile != null) {
             throw new IllegalArgumentException(EASYCRASH + "=off runs without a persistent heap, so it cannot follow the"
                     + " plan " + planFile);
@@ -143,8 +139,21 @@ public final class EasyCrashSettings {
         return restart;
     }
 
-    /** EasyCrash off: the application's objects are plain Java arrays, and nothing is kept across a crash. */
+    /** EasyCrash off (concluded): the application's objects are plain Java arrays, nothing is kept across a crash. */
     public boolean plainArrays() {
         return plainArrays;
+    }
+
+    /**
+     * Whether {@value #EASYCRASH} is off, read before the settings are concluded (a plain run needs no heap size).
+     *
+     * @throws IllegalArgumentException unless the setting is on or off
+     */
+    public boolean easyCrashOff() {
+        String easyCrash = value(EASYCRASH).orElse("on");
+        if (!easyCrash.equals("on") && !easyCrash.equals("off")) {
+            throw new IllegalArgumentException(EASYCRASH + "=" + easyCrash + " must be on or off");
+        }
+        return easyCrash.equals("off");
     }
 }

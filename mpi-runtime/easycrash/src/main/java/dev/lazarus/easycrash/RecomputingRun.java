@@ -48,7 +48,7 @@ public final class RecomputingRun {
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
                               CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log)
             throws IOException {
-        if (settings.plainArrays()) {
+        if (settings.easyCrashOff()) {
             return plainRun(comm, app, checkpoints, log);
         }
         // The levels first: a level the run cannot use (a linked job directory) is refused before NVM is touched.
