@@ -1,6 +1,7 @@
 package dev.lazarus.easycrash;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
+import dev.lazarus.easycrash.heap.HeapLayout;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
@@ -48,7 +49,8 @@ public final class RecomputingRun {
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
                               CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log)
             throws IOException {
-        if (settings.plainArrays()) {
+        // Resolved here, not only by EasyCrash.start: plainArrays() is false until the settings are concluded.
+        if (settings.conclude(app.application(), HeapLayout.DATA_OFFSET + app.heapBytes()).plainArrays()) {
             return plainRun(comm, app, checkpoints, log);
         }
         // The levels first: a level the run cannot use (a linked job directory) is refused before NVM is touched.
