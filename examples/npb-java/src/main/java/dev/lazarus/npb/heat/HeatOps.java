@@ -34,7 +34,7 @@ final class HeatOps {
      *
      * <p>The inner loop runs over the element index {@code k} itself, two at a time, rather than over the column:
      * on the persistent heap the JIT hoists the bounds checks of {@code f[k]} and {@code u[k]} out of the loop only
-     * when the index is the loop variable.
+     * when the index is the loop variable (the neighbours, {@code k +- 1} and {@code k +- w}, keep theirs).
      */
     static void sweep(DoubleArray u, DoubleArray f, int rows, int n, int firstRow, int color, double h2,
                       double omega) {
