@@ -6,6 +6,7 @@ import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
 import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.wire.JobSecret;
+import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.PersistencePlan;
 import dev.lazarus.store.DirectoryCheck;
 import dev.lazarus.store.JobId;
@@ -70,6 +71,12 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--no-nvm-restart", description = "Start fresh even when NVM holds a resumable state.")
     boolean noNvmRestart;
+
+    @Option(names = "--plain-arrays",
+            description = "Run the application as the plain program: its objects are ordinary Java arrays, with"
+                    + " EasyCrash off (no NVM heap, no restart, no checkpoints). The baseline Lazarus's overhead is"
+                    + " measured against.")
+    boolean plainArrays;
 
     @Option(names = "--ckpt-every", paramLabel = "N",
             description = "Checkpoint the candidate objects to L1 (and every 4th version to L3) after every Nth"
@@ -212,6 +219,13 @@ final class RunCommand implements Callable<Integer> {
         }
         if (noNvmRestart) {
             all.add("-Dlazarus.nvm.restart=off");
+        }
+        if (plainArrays) {
+            if (plan != null || checkpointEvery != null && checkpointEvery > 0) {
+                throw new IllegalArgumentException("--plain-arrays runs without a persistent heap or checkpoints:"
+                        + " drop " + (plan != null ? "--plan" : "--ckpt-every"));
+            }
+            all.add("-D" + EasyCrashSettings.EASYCRASH + "=off");
         }
         if (checkpointEvery != null) {
             all.add("-D" + CheckpointSettings.EVERY + "=" + inRange("--ckpt-every", checkpointEvery, 0,

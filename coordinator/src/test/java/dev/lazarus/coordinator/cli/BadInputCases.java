@@ -70,6 +70,7 @@ final class BadInputCases {
                 run("--plan dangling link", "--plan", T + "dangling"),
                 run("--ckpt-every negative", "--ckpt-every", "-1"),
                 run("--ckpt-every not a number", "--ckpt-every", "often"),
+                run("--plain-arrays with checkpoints", "--plain-arrays", "--ckpt-every", "5"),
                 run("--ckpt-dir path under a file", "--ckpt-every", "5", "--ckpt-dir", T + "FILE/x"),
                 run("--ckpt-dir a file", "--ckpt-every", "5", "--ckpt-dir", T + "FILE"),
                 run("--pfs-dir path under a file", "--ckpt-every", "5", "--pfs-dir", T + "FILE/x"),

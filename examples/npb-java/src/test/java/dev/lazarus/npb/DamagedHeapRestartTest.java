@@ -97,18 +97,21 @@ class DamagedHeapRestartTest {
     @Test
     void epRejectsACountChangedInNvm() throws Exception {
         assertResumedAndAccepted(crashAndRelaunch("ep-intact", EpKernel::new, 60, 0, DamagedRestart.NONE));
-        // After 59 batches rank 0's q[1] is about 1.35e6 (2^20 to 2^21): bit 4 of byte 3 is worth 1/16. The count
-        // is no longer a whole number, yet gc moves by 4.7e-9 relative, within NPB's 1e-8.
-        assertRejectedThenRolledBack(crashAndRelaunch("ep-flipped", EpKernel::new, 60, 0, flipByte("q", 8 + 3, 0x10)),
+        // The restart at batch 60 starts from slot 59. After 59 batches rank 0's q[1] is about 1.35e6 (2^20 to
+        // 2^21): bit 4 of byte 3 is worth 1/16. The count is no longer a whole number, yet gc moves by 4.7e-9
+        // relative, within NPB's 1e-8.
+        assertRejectedThenRolledBack(crashAndRelaunch("ep-flipped", EpKernel::new, 60, 0,
+                flipByte("tallies", 8 * (59 * EpKernel.TALLY + EpKernel.COUNTS + 1) + 3, 0x10)),
                 "q[1]=5865300.0625 reference=5865300");
     }
 
     @Test
     void epRejectsAPairCountedInTheWrongAnnulus() throws Exception {
-        Damage moved = objects -> {
-            DoubleArray q = (DoubleArray) objects.get("q");
-            q.set(1, q.get(1) - 1);
-            q.set(2, q.get(2) + 1);
+        Damage moved = objects -> { // in slot 59, where the restart at batch 60 starts from
+            DoubleArray tallies = (DoubleArray) objects.get("tallies");
+            int q = 59 * EpKernel.TALLY + EpKernel.COUNTS;
+            tallies.set(q + 1, tallies.get(q + 1) - 1);
+            tallies.set(q + 2, tallies.get(q + 2) + 1);
         };
         // gc, sx and sy are unchanged: only a check of every count sees it.
         assertRejectedThenRolledBack(crashAndRelaunch("ep-moved", EpKernel::new, 60, 1, moved), "q[1]");

@@ -4,10 +4,13 @@ import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.ElementType;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
- * A named data object in a rank's persistent heap: a typed array over a slice of the mapped heap file. The typed
- * subclasses' accessors are the hot path: a plain memory access, plus a tracer call only in campaign JVMs.
+ * A named data object of an application: a typed array that lives in a rank's persistent heap (a slice of the mapped
+ * heap file), or, when EasyCrash is off ({@code --plain-arrays}), in an ordinary Java array. Applications are written
+ * once against the typed subclasses; a JVM only ever loads one of their two implementations, so the accessors compile
+ * to a plain memory access (plus a tracer call in campaign JVMs) with no type check.
  */
 public abstract sealed class DataObject permits DoubleArray, LongArray, IntArray {
     final String name;
@@ -45,12 +48,15 @@ public abstract sealed class DataObject permits DoubleArray, LongArray, IntArray
         return length;
     }
 
-    /** The object's bytes in the mapped heap (for MPI buffers, checkpoints and persistence). */
+    /**
+     * The object's bytes (for MPI buffers, checkpoints and persistence): a slice of the mapped heap, or a heap segment
+     * over the Java array of a plain object.
+     */
     public final MemorySegment segment() {
         return segment;
     }
 
-    /** Byte offset of the object in its heap file. */
+    /** Byte offset of the object in its heap file, or -1 for a plain object, which is in no heap. */
     public final long heapOffset() {
         return heapOffset;
     }
@@ -60,5 +66,15 @@ public abstract sealed class DataObject permits DoubleArray, LongArray, IntArray
         return segment.byteSize();
     }
 
+    /** Whether the object lives in a persistent heap (else it is a plain Java array, EasyCrash off). */
+    public final boolean persistent() {
+        return heapOffset >= 0;
+    }
+
     public abstract ElementType elementType();
+
+    /** Throws {@link IndexOutOfBoundsException} unless {@code [from, from + count)} lies within {@code [0, length)}. */
+    static void checkRange(int from, int count, int length) {
+        Objects.checkFromIndexSize(from, count, length);
+    }
 }

@@ -1,59 +1,61 @@
 package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.trace.AccessTracer;
-import dev.lazarus.easycrash.trace.Tracing;
 import dev.lazarus.mpi.ElementType;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
-/** A {@code double} array in the persistent heap. Accessors compile to plain loads and stores in production. */
-public final class DoubleArray extends DataObject {
-    private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE;
+/**
+ * A {@code double} array of an application: in the persistent heap, or a plain Java array when EasyCrash is off. Write
+ * loops with {@link #get} and {@link #set} as over a {@code double[]}, and copy ranges with the bulk methods, which are
+ * a single {@code memcpy} outside campaigns and element by element (so the tracer sees every access) inside them.
+ */
+public abstract sealed class DoubleArray extends DataObject permits MappedDoubleArray, PlainDoubleArray {
 
-    DoubleArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
-        super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 8));
+    DoubleArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer, int length) {
+        super(name, role, segment, heapOffset, tracer, length);
     }
 
-    public double get(int index) {
-        if (Tracing.ENABLED && tracer != null) {
-            tracer.load(heapOffset + ((long) index << 3), 8);
-        }
-        return segment.getAtIndex(LAYOUT, index);
+    /** A plain array of {@code length} zeros in the Java heap: the object an application gets with EasyCrash off. */
+    public static DoubleArray plain(String name, int length, ObjectRole role) {
+        return new PlainDoubleArray(name, role, new double[length]);
     }
 
-    public void set(int index, double value) {
-        if (Tracing.ENABLED && tracer != null) {
-            tracer.store(heapOffset + ((long) index << 3), 8);
-        }
-        segment.setAtIndex(LAYOUT, index, value);
-    }
+    /** The element at {@code index}; {@link IndexOutOfBoundsException} outside {@code [0, length)}. */
+    public abstract double get(int index);
+
+    /** Stores {@code value} at {@code index}; {@link IndexOutOfBoundsException} outside {@code [0, length)}. */
+    public abstract void set(int index, double value);
 
     /** Sets every element to {@code value}. */
-    public void fill(double value) {
-        for (int i = 0; i < length; i++) {
-            set(i, value);
-        }
-    }
+    public abstract void fill(double value);
 
     /** Copies {@code source[0 .. length)} in. */
-    public void copyFrom(double[] source) {
-        for (int i = 0; i < length; i++) {
-            set(i, source[i]);
-        }
+    public final void copyFrom(double[] source) {
+        copyFrom(source, 0, 0, length);
     }
 
+    /** Copies {@code count} elements of {@code source} from {@code sourceIndex} into this array at {@code at}. */
+    public abstract void copyFrom(double[] source, int sourceIndex, int at, int count);
+
+    /** Copies {@code count} elements of this array from {@code at} into {@code target} at {@code targetIndex}. */
+    public abstract void copyTo(int at, double[] target, int targetIndex, int count);
+
+    /**
+     * Copies {@code count} elements of this array from {@code at} into {@code target} at {@code targetAt}, as
+     * {@link System#arraycopy} does (overlapping ranges of one array are copied as if through a temporary).
+     */
+    public abstract void copyTo(int at, DoubleArray target, int targetAt, int count);
+
     /** Copies the contents out into a new array. */
-    public double[] toArray() {
+    public final double[] toArray() {
         double[] copy = new double[length];
-        for (int i = 0; i < length; i++) {
-            copy[i] = get(i);
-        }
+        copyTo(0, copy, 0, length);
         return copy;
     }
 
     @Override
-    public ElementType elementType() {
+    public final ElementType elementType() {
         return ElementType.DOUBLE;
     }
 }

@@ -2,6 +2,7 @@ package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.heap.HeapLayout;
 import dev.lazarus.easycrash.heap.NvmDirectoryFullException;
+import dev.lazarus.easycrash.heap.ObjectDescriptor;
 import dev.lazarus.easycrash.heap.RankLock;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
@@ -13,7 +14,10 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The EasyCrash runtime of one rank (the paper's {@code easycrash_mem_alloc} and {@code easycrash()}). An application
@@ -28,7 +32,10 @@ public final class EasyCrash implements AutoCloseable {
     private static final int REASON_BYTES = 512;
 
     private final Comm comm;
+    /** The rank's persistent heap, or {@code null} with EasyCrash off ({@link #plain}). */
     private final PersistentHeap heap;
+    /** The objects of a plain run (EasyCrash off), by name in attach order; unused with a heap. */
+    private final Map<String, DataObject> plainObjects = new LinkedHashMap<>();
     private final RecoveryState recovery;
     private final PersistencePlan plan;
     private final List<String> regions;
@@ -101,6 +108,24 @@ public final class EasyCrash implements AutoCloseable {
         }
         EasyCrash runtime = new EasyCrash(comm, heap, agreed, plan, regions, tracer);
         return runtime;
+    }
+
+    /**
+     * A runtime with EasyCrash off: the application's objects are plain Java arrays, iterations are not bookmarked,
+     * nothing is persisted and nothing is kept across a crash. It runs the application as the plain program runs, so
+     * that Lazarus's overheads can be measured against it.
+     */
+    public static EasyCrash plain(Comm comm, String application, List<String> regions, PrintStream log) {
+        if (comm.rank() == 0 && log != null) {
+            log.println("lazarus: EasyCrash off: the objects are plain Java arrays (no NVM heap, no restart)");
+        }
+        return new EasyCrash(comm, null, RecoveryState.fresh("EasyCrash off"), PersistencePlan.none(application,
+                regions), regions, null);
+    }
+
+    /** Whether this runtime runs on plain Java arrays (EasyCrash off). */
+    public boolean plainArrays() {
+        return heap == null;
     }
 
     static String describe(RecoveryState state) {
@@ -189,7 +214,9 @@ public final class EasyCrash implements AutoCloseable {
 
     /** Releases this rank's NVM state after a finished run: the next run of the job starts fresh. */
     public void release() throws IOException {
-        heap.release();
+        if (heap != null) {
+            heap.release();
+        }
     }
 
     /** The decision every rank agreed on. */
@@ -207,25 +234,47 @@ public final class EasyCrash implements AutoCloseable {
         return resuming() ? recovery.iteration() : first;
     }
 
+    /** A candidate {@code double} object called {@code name}: see {@link #doubles(String, int, ObjectRole)}. */
     public DoubleArray doubles(String name, int length) {
-        return heap.doubles(name, length, ObjectRole.CANDIDATE);
+        return doubles(name, length, ObjectRole.CANDIDATE);
     }
 
+    /**
+     * A {@code double} object called {@code name}: in the heap, as NVM kept it on a restart, else zeros; a plain
+     * array of zeros with EasyCrash off.
+     */
     public DoubleArray doubles(String name, int length, ObjectRole role) {
-        return heap.doubles(name, length, role);
+        return heap != null ? heap.doubles(name, length, role) : plain(DoubleArray.plain(name, length, role));
     }
 
+    /** A {@code long} object called {@code name}, as {@link #doubles(String, int, ObjectRole)}. */
     public LongArray longs(String name, int length, ObjectRole role) {
-        return heap.longs(name, length, role);
+        return heap != null ? heap.longs(name, length, role) : plain(LongArray.plain(name, length, role));
     }
 
+    /** An {@code int} object called {@code name}, as {@link #doubles(String, int, ObjectRole)}. */
     public IntArray ints(String name, int length, ObjectRole role) {
-        return heap.ints(name, length, role);
+        return heap != null ? heap.ints(name, length, role) : plain(IntArray.plain(name, length, role));
+    }
+
+    private <T extends DataObject> T plain(T object) {
+        ObjectDescriptor.checkName(object.name());
+        if (plainObjects.putIfAbsent(object.name(), object) != null) {
+            throw new IllegalArgumentException("object " + object.name() + " is already attached");
+        }
+        return object;
+    }
+
+    /** The attached objects by name, in attach order. */
+    public Map<String, DataObject> objects() {
+        return heap != null ? heap.objects() : Collections.unmodifiableMap(plainObjects);
     }
 
     /** Marks the start of main-loop iteration {@code iteration}: the bookmark a restart resumes at. */
     public void beginIteration(int iteration) {
-        heap.bookmark(iteration);
+        if (heap != null) {
+            heap.bookmark(iteration);
+        }
         if (tracer != null) {
             tracer.iterationBegin(iteration);
         }
@@ -238,7 +287,7 @@ public final class EasyCrash implements AutoCloseable {
     public void endRegion(int region, int iteration) {
         int ends = ++regionEnds[region];
         int every = plan.every(region);
-        if (every > 0 && ends % every == 0) {
+        if (every > 0 && ends % every == 0) { // never with EasyCrash off: its plan is none
             heap.persist(region, criticalObjects());
         }
         if (tracer != null) {
@@ -250,10 +299,10 @@ public final class EasyCrash implements AutoCloseable {
         if (critical == null) {
             List<DataObject> found = new ArrayList<>();
             for (String name : plan.critical()) {
-                DataObject object = heap.objects().get(name);
+                DataObject object = objects().get(name);
                 if (object == null) {
                     throw new IllegalArgumentException("plan names critical object '" + name + "', which "
-                            + plan.application() + " has not attached " + heap.objects().keySet());
+                            + plan.application() + " has not attached " + objects().keySet());
                 }
                 found.add(object);
             }
@@ -268,7 +317,7 @@ public final class EasyCrash implements AutoCloseable {
      * @throws IllegalArgumentException one line naming the mismatch
      */
     public void checkPlan(String application) {
-        List<String> candidates = heap.objects().values().stream()
+        List<String> candidates = objects().values().stream()
                 .filter(o -> o.role() == ObjectRole.CANDIDATE).map(DataObject::name).sorted().toList();
         plan.checkMatches(application, regions, candidates);
         criticalObjects();
@@ -287,6 +336,7 @@ public final class EasyCrash implements AutoCloseable {
         return Arrays.copyOf(regionEnds, regionEnds.length);
     }
 
+    /** The persistent heap, or {@code null} with EasyCrash off. */
     public PersistentHeap heap() {
         return heap;
     }
@@ -297,6 +347,8 @@ public final class EasyCrash implements AutoCloseable {
 
     @Override
     public void close() {
-        heap.close();
+        if (heap != null) {
+            heap.close();
+        }
     }
 }

@@ -19,6 +19,8 @@ import java.util.Properties;
  *   <tr><td>lazarus.plan</td><td>LAZARUS_PLAN</td><td>none (persist nothing)</td></tr>
  *   <tr><td>lazarus.nvm.restart</td><td>LAZARUS_NVM_RESTART</td><td>auto (resume from NVM when possible; off =
  *       always start fresh)</td></tr>
+ *   <tr><td>lazarus.easycrash</td><td>LAZARUS_EASYCRASH</td><td>on (off = the application's objects are plain Java
+ *       arrays: no NVM heap, no bookmark, no restart; the plain program, to measure overheads against)</td></tr>
  * </table>
  */
 public final class EasyCrashSettings {
@@ -27,6 +29,7 @@ public final class EasyCrashSettings {
     public static final String HEAP_SIZE = "lazarus.nvm.heap.size";
     public static final String PLAN = "lazarus.plan";
     public static final String RESTART = "lazarus.nvm.restart";
+    public static final String EASYCRASH = "lazarus.easycrash";
     public static final String DEFAULT_NVM_DIR = "/dev/shm/lazarus/nvm";
 
     private final Properties properties;
@@ -36,6 +39,7 @@ public final class EasyCrashSettings {
     private long heapSize;
     private Path planFile;
     private boolean restart;
+    private boolean plainArrays;
 
     public EasyCrashSettings(Properties properties, Map<String, String> environment) {
         this.properties = properties;
@@ -58,6 +62,7 @@ public final class EasyCrashSettings {
             case HEAP_SIZE -> "HEAP_SIZE";
             case PLAN -> "PLAN";
             case RESTART -> "NVM_RESTART";
+            case EASYCRASH -> "EASYCRASH";
             default -> throw new IllegalStateException(property);
         };
         String fromEnv = environment.get(env);
@@ -86,6 +91,11 @@ public final class EasyCrashSettings {
             throw new IllegalArgumentException(RESTART + "=" + mode + " must be auto or off");
         }
         restart = mode.equals("auto");
+        plainArrays = easyCrashOff();
+        if (plainArrays && planFile != null) {
+            throw new IllegalArgumentException(EASYCRASH + "=off runs without a persistent heap, so it cannot follow the"
+                    + " plan " + planFile);
+        }
         return this;
     }
 
@@ -127,5 +137,23 @@ public final class EasyCrashSettings {
 
     public boolean restart() {
         return restart;
+    }
+
+    /** EasyCrash off (concluded): the application's objects are plain Java arrays, nothing is kept across a crash. */
+    public boolean plainArrays() {
+        return plainArrays;
+    }
+
+    /**
+     * Whether {@value #EASYCRASH} is off, read before the settings are concluded (a plain run needs no heap size).
+     *
+     * @throws IllegalArgumentException unless the setting is on or off
+     */
+    public boolean easyCrashOff() {
+        String easyCrash = value(EASYCRASH).orElse("on");
+        if (!easyCrash.equals("on") && !easyCrash.equals("off")) {
+            throw new IllegalArgumentException(EASYCRASH + "=" + easyCrash + " must be on or off");
+        }
+        return easyCrash.equals("off");
     }
 }

@@ -48,6 +48,9 @@ public final class RecomputingRun {
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
                               CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log)
             throws IOException {
+        if (settings.easyCrashOff()) {
+            return plainRun(comm, app, checkpoints, log);
+        }
         // The levels first: a level the run cannot use (a linked job directory) is refused before NVM is touched.
         LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
         EasyCrash easyCrash;
@@ -86,6 +89,20 @@ public final class RecomputingRun {
             if (levels != null) {
                 levels.close();
             }
+        }
+    }
+
+    /**
+     * EasyCrash off: the application on plain Java arrays, from the beginning, with nothing kept; the plain program
+     * that Lazarus's overheads are measured against.
+     */
+    private static Outcome plainRun(Comm comm, Recomputable app, CheckpointSettings checkpoints, PrintStream log) {
+        if (checkpoints != null && checkpoints.every() > 0) {
+            throw new IllegalArgumentException(EasyCrashSettings.EASYCRASH + "=off runs on plain Java arrays, which"
+                    + " are not checkpointed: drop the checkpoint interval");
+        }
+        try (EasyCrash plain = EasyCrash.plain(comm, app.application(), app.regions(), log)) {
+            return attempt(comm, app, plain, null, log);
         }
     }
 

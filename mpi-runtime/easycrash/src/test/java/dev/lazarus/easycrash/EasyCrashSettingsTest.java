@@ -21,6 +21,21 @@ class EasyCrashSettingsTest {
         assertEquals(8192, s.heapSize());
         assertTrue(s.planFile().isEmpty());
         assertTrue(s.restart());
+        assertFalse(s.plainArrays());
+    }
+
+    @Test
+    void easyCrashOffMeansPlainArraysAndCannotFollowAPlan() {
+        EasyCrashSettings off = new EasyCrashSettings(new Properties(), Map.of("LAZARUS_EASYCRASH", "off"))
+                .conclude("app", 1);
+        assertTrue(off.plainArrays());
+        Properties p = new Properties();
+        p.setProperty(EasyCrashSettings.EASYCRASH, "off");
+        p.setProperty(EasyCrashSettings.PLAN, "/tmp/plan.properties");
+        assertEquals("lazarus.easycrash=off runs without a persistent heap, so it cannot follow the plan"
+                        + " /tmp/plan.properties",
+                assertThrows(IllegalArgumentException.class, () -> new EasyCrashSettings(p, Map.of())
+                        .conclude("app", 1)).getMessage());
     }
 
     @Test
@@ -45,5 +60,8 @@ class EasyCrashSettingsTest {
         assertEquals("lazarus.nvm.restart=maybe must be auto or off",
                 assertThrows(IllegalArgumentException.class, () -> new EasyCrashSettings(new Properties(),
                         Map.of("LAZARUS_NVM_RESTART", "maybe")).conclude("app", 1)).getMessage());
+        assertEquals("lazarus.easycrash=no must be on or off",
+                assertThrows(IllegalArgumentException.class, () -> new EasyCrashSettings(new Properties(),
+                        Map.of("LAZARUS_EASYCRASH", "no")).conclude("app", 1)).getMessage());
     }
 }

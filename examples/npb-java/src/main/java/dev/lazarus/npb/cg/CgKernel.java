@@ -260,8 +260,10 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
 
     /** Sets the starting vector to all ones (the padding stays zero). */
     private void resetX() {
-        for (int j = 0; j < params.na(); j++) {
-            x.set(j, 1.0);
+        DoubleArray xs = x;
+        int na = params.na();
+        for (int j = 0; j < na; j++) {
+            xs.set(j, 1.0);
         }
     }
 
@@ -274,48 +276,46 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
     private void conjGrad() {
         int lo = firstrow;
         int hi = firstrow + rows;
+        DoubleArray xs = x;
+        DoubleArray zs = z;
+        DoubleArray ps = p;
+        DoubleArray qs = q;
+        DoubleArray rs = r;
         for (int j = lo; j < hi; j++) {
-            q.set(j, 0.0);
-            z.set(j, 0.0);
-            r.set(j, x.get(j));
-            p.set(j, r.get(j));
+            qs.set(j, 0.0);
+            zs.set(j, 0.0);
+            rs.set(j, xs.get(j));
+            ps.set(j, rs.get(j));
         }
-        double rho = sumOverRanks(localDot(r, r));
+        double rho = sumOverRanks(CgOps.localDot(rs, rs, lo, hi));
 
         for (int cgit = 1; cgit <= CgParameters.CGITMAX; cgit++) {
-            assemble(p); // A p needs every column of p
-            multiply(p, q);
-            double d = sumOverRanks(localDot(p, q));
+            assemble(ps); // A p needs every column of p
+            CgOps.multiply(rowstr, colidx, a, ps, qs, rows, firstrow);
+            double d = sumOverRanks(CgOps.localDot(ps, qs, lo, hi));
             double alpha = rho / d;
             double rho0 = rho;
-            for (int j = lo; j < hi; j++) {
-                z.set(j, z.get(j) + alpha * p.get(j));
-                r.set(j, r.get(j) - alpha * q.get(j));
-            }
-            rho = sumOverRanks(localDot(r, r));
+            CgOps.updateSolutionAndResidual(zs, rs, ps, qs, alpha, lo, hi);
+            rho = sumOverRanks(CgOps.localDot(rs, rs, lo, hi));
             double beta = rho / rho0;
-            for (int j = lo; j < hi; j++) {
-                p.set(j, r.get(j) + beta * p.get(j));
-            }
+            CgOps.updateDirection(ps, rs, beta, lo, hi);
         }
 
-        assemble(z); // A z needs every column of z
-        multiply(z, r); // r now holds A z
-        double sum = 0.0;
-        for (int j = lo; j < hi; j++) {
-            double d = x.get(j) - r.get(j);
-            sum = sum + d * d;
-        }
-        rnorm = Math.sqrt(sumOverRanks(sum));
+        assemble(zs); // A z needs every column of z
+        CgOps.multiply(rowstr, colidx, a, zs, rs, rows, firstrow); // r now holds A z
+        rnorm = Math.sqrt(sumOverRanks(CgOps.squaredDistance(xs, rs, lo, hi)));
     }
 
     /** Region 2: {@code normTemp = (x.z, z.z)} over all ranks, in one all-reduction. */
     private void computeNorms() {
+        DoubleArray xs = x;
+        DoubleArray zs = z;
+        int hi = firstrow + rows;
         double xz = 0.0;
         double zz = 0.0;
-        for (int j = firstrow; j < firstrow + rows; j++) {
-            xz = xz + x.get(j) * z.get(j);
-            zz = zz + z.get(j) * z.get(j);
+        for (int j = firstrow; j < hi; j++) {
+            xz = xz + xs.get(j) * zs.get(j);
+            zz = zz + zs.get(j) * zs.get(j);
         }
         normTemp[0] = xz;
         normTemp[1] = zz;
@@ -337,33 +337,15 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
     /** Region 4: {@code x = z / ||z||}, the next inverse power iterate. */
     private void normalizeX() {
         double scale = 1.0 / Math.sqrt(normTemp[1]);
-        for (int j = firstrow; j < firstrow + rows; j++) {
-            x.set(j, scale * z.get(j));
+        DoubleArray xs = x;
+        DoubleArray zs = z;
+        int hi = firstrow + rows;
+        for (int j = firstrow; j < hi; j++) {
+            xs.set(j, scale * zs.get(j));
         }
     }
 
     // ---- building blocks ------------------------------------------------------------------------------------------
-
-    /** {@code out = A v} on this rank's rows. */
-    private void multiply(DoubleArray v, DoubleArray result) {
-        for (int j = 0; j < rows; j++) {
-            double sum = 0.0;
-            int end = rowstr.get(j + 1);
-            for (int k = rowstr.get(j); k < end; k++) {
-                sum = sum + a.get(k) * v.get(colidx.get(k));
-            }
-            result.set(firstrow + j, sum);
-        }
-    }
-
-    /** This rank's part of {@code u.v}. */
-    private double localDot(DoubleArray u, DoubleArray v) {
-        double sum = 0.0;
-        for (int j = firstrow; j < firstrow + rows; j++) {
-            sum = sum + u.get(j) * v.get(j);
-        }
-        return sum;
-    }
 
     /** Sum of {@code value} over all ranks. */
     private double sumOverRanks(double value) {

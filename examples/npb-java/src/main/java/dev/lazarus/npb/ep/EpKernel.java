@@ -47,23 +47,17 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  *
  * <p><b>EasyCrash.</b> An iteration is one batch, so the bookmark is the batch in progress; {@link #iterations()}
  * is the most batches any rank has (a rank with one fewer idles through the last iteration). {@code x} is
- * REINITIALIZED (every batch overwrites it before reading it); {@code q} and {@code sums} are CANDIDATE objects and
- * the whole state of the computation. The final all-reduce works on copies, so the heap keeps this rank's partial
- * sums if the job dies while verifying. A restart at batch {@code k} is exact only if NVM holds the tallies of the
- * batches before {@code k} and nothing of batch {@code k}, because the tallies are accumulated in place and
- * re-running a batch adds it again:
- * <ul>
- *   <li>a crash in {@code findBatchSeed} or {@code generateUniforms} of batch {@code k} resumes and verifies; on one
- *   rank that is most crashes, since the generator takes about three quarters of a batch;</li>
- *   <li>a crash in {@code tallyGaussianPairs} (which, like NPB, bumps {@code q} pair by pair; the sums are stored at
- *   the end of the batch) or after it, before the next bookmark, counts part or all of batch {@code k} twice: the
- *   1e-8 check on {@code gc}, {@code sx}, {@code sy} rejects it and the job rolls back;</li>
- *   <li>on several ranks the runtime resumes every rank at the smallest bookmark, and EP's ranks never synchronize
- *   in the loop, so a rank that was ahead adds its extra batches twice: a rollback unless all ranks stood at the same
- *   batch;</li>
- *   <li>on real NVM (the paper's model) {@code q} and {@code sums} are two hot cache lines whose NVM copy is stale
- *   unless a plan persists them, the reason the paper finds EP's recomputability near 0.</li>
- * </ul>
+ * REINITIALIZED (every batch overwrites it before reading it). The CANDIDATE object {@code tallies} is the whole
+ * state of the computation: one slot of {@link #TALLY} values (the four sums, then the annulus counts) per batch,
+ * slot {@code i} holding the tallies of this rank's batches 1 to {@code i} (slot 0: zeros). Batch {@code i} reads
+ * slot {@code i - 1} and writes slot {@code i}, so running a batch again gives the same result: a restart at any
+ * batch up to where the rank had come is exact, whatever the crash interrupted. That matters because a process that
+ * dies leaves every store it made in NVM (unlike a power failure, which loses what was still in the caches), and
+ * because EP's ranks never synchronize in the loop: when bookmarks differ, the runtime resumes every rank at the
+ * smallest, and a rank that was ahead runs its extra batches again. Accumulating in place, as NPB does, would count
+ * them twice and verification would reject every such restart. The slots cost {@code 8 * 14} bytes per batch
+ * (class A: 448 KiB in all); the final all-reduce works on copies, so the heap keeps the rank's tallies if the job
+ * dies while verifying.
  */
 public final class EpKernel implements RecomputableApplication, Recomputable {
     /** log2 of the numbers per batch half: each batch holds {@code 2 * NK} uniforms. */
@@ -78,25 +72,31 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
     static final double A = NpbRandom.A;
     /** NPB's verification tolerance. */
     static final double EPSILON = 1.0e-8;
-    /** Index in {@link #sums} of the sum of |X| (NPB 3.4). */
+    /** Index in a tallies slot of the sum of |X| (NPB 3.4). */
     static final int SX = 0;
-    /** Index in {@link #sums} of the sum of |Y| (NPB 3.4). */
+    /** Index in a tallies slot of the sum of |Y| (NPB 3.4). */
     static final int SY = 1;
-    /** Index in {@link #sums} of the sum of X (NPB 3.3). */
+    /** Index in a tallies slot of the sum of X (NPB 3.3). */
     static final int SX_SIGNED = 2;
-    /** Index in {@link #sums} of the sum of Y (NPB 3.3). */
+    /** Index in a tallies slot of the sum of Y (NPB 3.3). */
     static final int SY_SIGNED = 3;
+    /** Index in a slot of the {@code tallies} object of the first annulus count. */
+    public static final int COUNTS = 4;
+    /** Values per slot of the {@code tallies} object: the four sums and the annulus counts. */
+    public static final int TALLY = COUNTS + NQ;
     private static final String NAME = "npb.EP";
     private static final List<String> REGIONS = List.of("findBatchSeed", "generateUniforms", "tallyGaussianPairs");
-    /** {@code 2^-46}: scales a generator state to (0, 1), as NPB's {@code vranlc}. */
-    private static final double R46 = 0x1.0p-46;
 
     /** Uniform numbers of the current batch, {@code 2 * NK} of them. */
     DoubleArray x;
-    /** This rank's counts of deviate pairs per annulus {@code l <= max(|X|, |Y|) < l + 1}. */
-    DoubleArray q;
-    /** This rank's sums over accepted pairs, indexed by {@link #SX}, {@link #SY}, {@link #SX_SIGNED}, ... */
-    DoubleArray sums;
+    /**
+     * This rank's tallies after each of its batches: slot {@code i} ({@link #TALLY} values from {@code i * TALLY})
+     * holds the sums over accepted pairs ({@link #SX}, {@link #SY}, {@link #SX_SIGNED}, {@link #SY_SIGNED}) and the
+     * counts of pairs per annulus {@code l <= max(|X|, |Y|) < l + 1} (from {@link #COUNTS}) of batches 1 to {@code i}.
+     */
+    DoubleArray tallies;
+    /** Scratch for the annulus counts of the batch being tallied. */
+    private final double[] annuli = new double[NQ];
     /** All-reduced sum of |X| over accepted pairs (NPB 3.4), set by {@link #verify()}. */
     double sx;
     /** All-reduced sum of |Y| (NPB 3.4). */
@@ -248,23 +248,21 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
 
     @Override
     public long heapBytes() {
-        return pageAligned(8L * 2 * NK) + pageAligned(8L * NQ) + pageAligned(8L * 4);
+        return pageAligned(8L * 2 * NK) + pageAligned(8L * TALLY * (batchCount + 1));
     }
 
 
     @Override
     public void attach(EasyCrash easyCrash) {
         x = easyCrash.doubles("x", 2 * NK, ObjectRole.REINITIALIZED);
-        q = easyCrash.doubles("q", NQ);
-        sums = easyCrash.doubles("sums", 4);
+        tallies = easyCrash.doubles("tallies", TALLY * (batchCount + 1));
     }
 
     /** {@code x} needs no rebuilding (each batch fills it before reading it); a fresh start clears the tallies. */
     @Override
     public void initialize(boolean fresh) {
         if (fresh) {
-            q.fill(0.0);
-            sums.fill(0.0);
+            tallies.fill(0.0);
         }
     }
 
@@ -286,24 +284,19 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
         }
         easyCrash.endRegion(1, iteration);
         if (mine) {
-            tallyGaussianPairs();
+            tallyGaussianPairs(iteration);
         }
         easyCrash.endRegion(2, iteration);
     }
 
     /**
-     * NPB's verification of the sums and counts all-reduced over the ranks (collective). The reduction works on a
-     * copy: {@link #q} and {@link #sums} keep this rank's partial values for a restart.
+     * NPB's verification of the sums and counts all-reduced over the ranks (collective): the slot of this rank's
+     * last batch. The reduction works on a copy: {@link #tallies} keeps this rank's values for a restart.
      */
     @Override
     public Verdict verify() {
-        double[] global = new double[4 + NQ];
-        for (int i = 0; i < 4; i++) {
-            global[i] = sums.get(i);
-        }
-        for (int i = 0; i < NQ; i++) {
-            global[4 + i] = q.get(i);
-        }
+        double[] global = new double[TALLY];
+        tallies.copyTo(TALLY * batchCount, global, 0, TALLY);
         comm.allreduce(global, 0, global, 0, global.length, ElementType.DOUBLE, ReduceOp.SUM);
         sx = global[SX];
         sy = global[SY];
@@ -311,7 +304,7 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
         sySigned = global[SY_SIGNED];
         gc = 0.0;
         for (int i = 0; i < NQ; i++) {
-            counts[i] = global[4 + i];
+            counts[i] = global[COUNTS + i];
             gc += counts[i];
         }
         return EpVerification.forClass(problemClass).verify(sx, sy, gc, sxSigned, sySigned, counts);
@@ -343,50 +336,15 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
 
     /** Region 2: fills {@link #x} with the batch's {@code 2 * NK} uniforms in (0, 1) ({@code vranlc}). */
     void generateUniforms() {
-        DoubleArray xs = x;
-        double state = batchSeed;
-        for (int i = 0; i < 2 * NK; i++) {
-            state = NpbRandom.multiplyMod46(state, A);
-            xs.set(i, R46 * state);
-        }
+        EpOps.generateUniforms(x, batchSeed, A, 2 * NK);
     }
 
     /**
-     * Region 3: turns each pair of uniforms into a pair of Gaussian deviates (Marsaglia polar method, rejecting
-     * pairs outside the unit disc) and tallies counts per annulus in {@link #q}, pair by pair as NPB does. The sums
-     * are accumulated in registers and stored in {@link #sums} at the end of the batch.
+     * Region 3 of iteration {@code i}: turns each pair of uniforms into a pair of Gaussian deviates and tallies them,
+     * pair by pair as NPB does, into slot {@code i} from slot {@code i - 1} (see {@link EpOps#tallyGaussianPairs}).
      */
-    void tallyGaussianPairs() {
-        DoubleArray xs = x;
-        DoubleArray annuli = q;
-        double sumX = sums.get(SX);
-        double sumY = sums.get(SY);
-        double signedX = sums.get(SX_SIGNED);
-        double signedY = sums.get(SY_SIGNED);
-        // A strided index rather than NPB's 2*i, 2*i+1: with it the JIT hoists the heap reads' bounds checks out of
-        // the loop (measured on class A: 81 -> 113 Mop/s for this region; plain arrays did 91).
-        for (int j = 0; j < 2 * NK; j += 2) {
-            double x1 = 2.0 * xs.get(j) - 1.0;
-            double x2 = 2.0 * xs.get(j + 1) - 1.0;
-            double t1 = x1 * x1 + x2 * x2;
-            if (t1 <= 1.0) {
-                double t2 = Math.sqrt(-2.0 * Math.log(t1) / t1);
-                double t3 = x1 * t2;
-                double t4 = x2 * t2;
-                double a3 = Math.abs(t3);
-                double a4 = Math.abs(t4);
-                int l = (int) Math.max(a3, a4);
-                annuli.set(l, annuli.get(l) + 1.0);
-                sumX += a3;
-                sumY += a4;
-                signedX += t3;
-                signedY += t4;
-            }
-        }
-        sums.set(SX, sumX);
-        sums.set(SY, sumY);
-        sums.set(SX_SIGNED, signedX);
-        sums.set(SY_SIGNED, signedY);
+    void tallyGaussianPairs(int iteration) {
+        EpOps.tallyGaussianPairs(x, tallies, TALLY * (iteration - 1), TALLY * iteration, annuli, 2 * NK);
     }
 
     // ---- output ---------------------------------------------------------------------------------------------------

@@ -76,7 +76,7 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
      * sweep, so reaching {@code 1e-8} takes about 4 to 5 n sweeps: the counts leave a modest margin, as a real
      * application sizes its iteration budget.
      */
-    private static int[] shape(ProblemClass c) {
+    static int[] shape(ProblemClass c) {
         return switch (c) {
             case S -> new int[] {64, 300};
             case W -> new int[] {256, 1200};
@@ -154,13 +154,7 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
 
     @Override
     public void initialize(boolean fresh) {
-        for (int i = 1; i <= rows; i++) {
-            double y = (firstRow + i - 1) * h;
-            for (int j = 1; j <= n; j++) {
-                double x = j * h;
-                f.set(i * width() + j, 2 * Math.PI * Math.PI * Math.sin(Math.PI * x) * Math.sin(Math.PI * y));
-            }
-        }
+        HeatOps.source(f, rows, n, firstRow, h);
         if (fresh) {
             u.fill(0.0);
         }
@@ -186,19 +180,7 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
 
     /** Updates the points whose global {@code (row + column)} parity is {@code color}. */
     private void sweep(int color) {
-        int w = width();
-        double h2 = h * h;
-        for (int i = 1; i <= rows; i++) {
-            int globalRow = firstRow + i - 1;
-            int start = 1 + ((globalRow + 1 + color) & 1);
-            int row = i * w;
-            for (int j = start; j <= n; j += 2) {
-                int k = row + j;
-                double gaussSeidel = 0.25 * (u.get(k - 1) + u.get(k + 1) + u.get(k - w) + u.get(k + w)
-                        + h2 * f.get(k));
-                u.set(k, u.get(k) + omega * (gaussSeidel - u.get(k)));
-            }
-        }
+        HeatOps.sweep(u, f, rows, n, firstRow, color, h * h, omega);
     }
 
     /** Sends the first and last local rows to the neighbours and receives their rows into the ghost rows. */

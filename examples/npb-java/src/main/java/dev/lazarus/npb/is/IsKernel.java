@@ -73,7 +73,8 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     private static final List<String> REGIONS = List.of("alterKeys", "bucketLocalKeys", "reduceBucketSizes",
             "planRedistribution", "exchangeKeys", "rankKeys", "partialVerify");
     private static final int TEST_ARRAY_SIZE = IsParameters.TEST_ARRAY_SIZE;
-    private static final double SEED = 314159265.0;
+    /** NPB's seed of the key sequence. */
+    static final double SEED = 314159265.0;
     private static final int FULL_VERIFY_TAG = 1000;
 
     /** This rank's keys. */
@@ -454,25 +455,9 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
                 bucketSize[numBuckets + i] = keys.get(testIndexArray[i] % numKeys);
             }
         }
-        int[] sizes = bucketSize;
-        int s = shift;
-        for (int i = 0; i < numKeys; i++) {
-            sizes[keys.get(i) >> s]++;
-        }
-        IntArray ptrs = bucketPtrs;
-        int next = 0;
-        for (int i = 0; i < numBuckets; i++) {
-            ptrs.set(i, next);
-            next += sizes[i];
-        }
-        IntArray grouped = keyBuff1;
-        for (int i = 0; i < numKeys; i++) {
-            int key = keys.get(i);
-            int bucket = key >> s;
-            int slot = ptrs.get(bucket);
-            ptrs.set(bucket, slot + 1);
-            grouped.set(slot, key);
-        }
+        IsOps.countBuckets(keys, numKeys, shift, bucketSize);
+        IsOps.bucketStarts(bucketSize, bucketPtrs, numBuckets);
+        IsOps.groupByBucket(keys, numKeys, shift, bucketPtrs, keyBuff1);
     }
 
     /** Region 3: global bucket sizes (and the test keys) on every rank. */
@@ -537,11 +522,6 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     private void rankKeys() {
         minKeyVal = processBucketDistribPtr1[myRank] << shift;
         maxKeyVal = ((processBucketDistribPtr2[myRank] + 1) << shift) - 1;
-        IntArray counts = keyBuff1;
-        int range = maxKeyVal - minKeyVal + 1;
-        for (int i = 0; i < range; i++) {
-            counts.set(i, 0);
-        }
         int m = 0;
         for (int k = 0; k < myRank; k++) {
             for (int i = processBucketDistribPtr1[k]; i <= processBucketDistribPtr2[k]; i++) {
@@ -554,18 +534,9 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         }
         totalLesserKeys = m;
         totalLocalKeys = j;
-        IntArray received = keyBuff2;
-        int min = minKeyVal;
-        for (int i = 0; i < j; i++) {
-            int slot = received.get(i) - min;
-            counts.set(slot, counts.get(slot) + 1);
-        }
-        // The running total stays in a register instead of being re-read from the heap.
-        int cumulative = 0;
-        for (int i = 0; i < range; i++) {
-            cumulative += counts.get(i);
-            counts.set(i, cumulative);
-        }
+        int range = maxKeyVal - minKeyVal + 1;
+        IsOps.countKeyValues(keyBuff2, j, minKeyVal, keyBuff1, range);
+        IsOps.accumulate(keyBuff1, range);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.lazarus.npb.cg;
 
+import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
@@ -42,6 +43,26 @@ class CgKernelTest {
         }
         String text = report.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("SUCCESSFUL") && text.contains(" CG Benchmark Completed."), text);
+    }
+
+    @Test
+    void easyCrashOffRunsOnPlainArraysWithoutAHeap() throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        CgKernel[] kernel = new CgKernel[1];
+        java.util.List<Integer> statuses = ThreadComm.run(1, comm -> {
+            kernel[0] = new CgKernel();
+            java.util.Properties properties = new java.util.Properties();
+            properties.setProperty(EasyCrashSettings.NVM_DIR, nvm.toString());
+            properties.setProperty(EasyCrashSettings.EASYCRASH, "off");
+            kernel[0].settings(new EasyCrashSettings(properties, java.util.Map.of()));
+            kernel[0].output(new PrintStream(report, true, StandardCharsets.UTF_8));
+            return kernel[0].run(comm, new String[] {"--class", "S", "--quiet"});
+        });
+        assertEquals(java.util.List.of(0), statuses);
+        assertEquals(S.zetaVerify(), kernel[0].zeta(), 1e-10 * S.zetaVerify());
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(nvm)) {
+            assertEquals(java.util.List.of(nvm), files.toList(), "EasyCrash off must create no heap file");
+        }
     }
 
     @Test

@@ -32,6 +32,26 @@ public final class Buffers {
         };
     }
 
+    /**
+     * The Java array that a heap segment views whole, when its elements are of {@code type} (the segment of a plain
+     * object, EasyCrash off), so that it goes to MPI as the plain program's array would, without a staging copy; any
+     * other buffer unchanged.
+     */
+    public static Object unwrap(Object buffer, ElementType type) {
+        if (buffer instanceof MemorySegment segment && !segment.isNative() && segment.address() == 0) {
+            Object base = segment.heapBase().orElse(null);
+            boolean whole = switch (base) {
+                case double[] a -> type == ElementType.DOUBLE && 8L * a.length == segment.byteSize();
+                case long[] a -> type == ElementType.LONG && 8L * a.length == segment.byteSize();
+                case int[] a -> type == ElementType.INT && 4L * a.length == segment.byteSize();
+                case byte[] a -> type == ElementType.BYTE && a.length == segment.byteSize();
+                case null, default -> false;
+            };
+            return whole ? base : buffer;
+        }
+        return buffer;
+    }
+
     /** Copies {@code count} elements from {@code src[srcOffset..]} to {@code dst[dstOffset..]} (elements). */
     public static void copy(Object src, int srcOffset, Object dst, int dstOffset, int count, ElementType type) {
         MemorySegment.copy(asSegment(src), type.bytes(srcOffset), asSegment(dst), type.bytes(dstOffset),

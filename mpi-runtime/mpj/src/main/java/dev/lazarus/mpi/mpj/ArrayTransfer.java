@@ -25,7 +25,8 @@ record ArrayTransfer(Object array, int offset, Object target, int targetOffset, 
     }
 
     /** A range that MPJ reads; with {@code zeroOffset}, staged unless it starts at element 0. */
-    static ArrayTransfer toSend(Object buf, int offset, int count, ElementType type, boolean zeroOffset) {
+    static ArrayTransfer toSend(Object given, int offset, int count, ElementType type, boolean zeroOffset) {
+        Object buf = Buffers.unwrap(given, type);
         if (buf instanceof MemorySegment || (zeroOffset && offset != 0)) {
             return new ArrayTransfer(Buffers.copyOf(buf, offset, count, type), 0, null, 0, type);
         }
@@ -38,7 +39,8 @@ record ArrayTransfer(Object array, int offset, Object target, int targetOffset, 
     }
 
     /** A range that MPJ writes; with {@code zeroOffset}, staged unless it starts at element 0. */
-    static ArrayTransfer toReceive(Object buf, int offset, int count, ElementType type, boolean zeroOffset) {
+    static ArrayTransfer toReceive(Object given, int offset, int count, ElementType type, boolean zeroOffset) {
+        Object buf = Buffers.unwrap(given, type);
         if (buf instanceof MemorySegment || (zeroOffset && offset != 0)) {
             return new ArrayTransfer(Buffers.newArray(type, count), 0, buf, offset, type);
         }
@@ -46,7 +48,8 @@ record ArrayTransfer(Object array, int offset, Object target, int targetOffset, 
     }
 
     /** A range that MPJ reads on one rank and writes on the others (broadcast). */
-    static ArrayTransfer toUpdate(Object buf, int offset, int count, ElementType type) {
+    static ArrayTransfer toUpdate(Object given, int offset, int count, ElementType type) {
+        Object buf = Buffers.unwrap(given, type);
         if (buf instanceof MemorySegment segment) {
             return new ArrayTransfer(Buffers.copyOf(buf, offset, count, type), 0, segment, offset, type);
         }

@@ -70,7 +70,7 @@ record Transfer(Object mpiBuffer, ByteBuffer staging, Object target, int offset,
     }
 
     private static Object view(Object buf, int offset, int count, ElementType type) {
-        return switch (buf) {
+        return switch (Buffers.unwrap(buf, type)) {
             case MemorySegment segment -> directView(segment, offset, count, type);
             case double[] a -> offset == 0 ? a : MPI.slice(a, offset);
             case long[] a -> offset == 0 ? a : MPI.slice(a, offset);

@@ -1,0 +1,76 @@
+package dev.lazarus.npb.cg;
+
+import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.easycrash.IntArray;
+
+/**
+ * CG's inner loops, on the data objects and scalars they need: {@link CgKernel} calls them, and so do the JMH
+ * benchmarks of the loops, which therefore time the kernel's own code on either implementation of the objects
+ * (persistent heap or plain arrays).
+ *
+ * <p>Each method performs the floating-point operations of NPB's loops in NPB's order. The loops are shaped for the
+ * JIT: the objects and bounds arrive as parameters (nothing is re-read from a field inside a loop), and every
+ * sequential access uses the loop variable itself as its element index. On the persistent heap the JIT then hoists the
+ * bounds checks of those accesses out of the loop; it cannot for an index computed as {@code base + i}, whose
+ * {@code int} sum might overflow before it is widened to the heap's {@code long} offset.
+ */
+final class CgOps {
+    private CgOps() {
+    }
+
+    /**
+     * {@code result[firstrow + j] = sum_k a[k] * v[colidx[k]]} over {@code k} in {@code rowstr[j] .. rowstr[j+1]-1},
+     * for the block's rows {@code j = 0 .. rows-1} (NPB's sparse matrix-vector product, summed in column order).
+     *
+     * <p>Each row pointer is read once, a row starting where the previous one ended: on the persistent heap each read
+     * in the row loop keeps its bounds check, so this saves a load and a check per row.
+     */
+    static void multiply(IntArray rowstr, IntArray colidx, DoubleArray a, DoubleArray v, DoubleArray result, int rows,
+                         int firstrow) {
+        int start = rowstr.get(0);
+        for (int j = 0; j < rows; j++) {
+            int end = rowstr.get(j + 1);
+            double sum = 0.0;
+            for (int k = start; k < end; k++) {
+                sum = sum + a.get(k) * v.get(colidx.get(k));
+            }
+            result.set(firstrow + j, sum);
+            start = end;
+        }
+    }
+
+    /** {@code sum_j u[j] * v[j]} over {@code j} in {@code [from, to)}, in index order (this rank's part of u.v). */
+    static double localDot(DoubleArray u, DoubleArray v, int from, int to) {
+        double sum = 0.0;
+        for (int j = from; j < to; j++) {
+            sum = sum + u.get(j) * v.get(j);
+        }
+        return sum;
+    }
+
+    /** One CG step's update of the solution and residual on {@code [from, to)}: {@code z += alpha p, r -= alpha q}. */
+    static void updateSolutionAndResidual(DoubleArray z, DoubleArray r, DoubleArray p, DoubleArray q, double alpha,
+                                          int from, int to) {
+        for (int j = from; j < to; j++) {
+            z.set(j, z.get(j) + alpha * p.get(j));
+            r.set(j, r.get(j) - alpha * q.get(j));
+        }
+    }
+
+    /** The next search direction on {@code [from, to)}: {@code p = r + beta p}. */
+    static void updateDirection(DoubleArray p, DoubleArray r, double beta, int from, int to) {
+        for (int j = from; j < to; j++) {
+            p.set(j, r.get(j) + beta * p.get(j));
+        }
+    }
+
+    /** {@code sum_j (x[j] - y[j])^2} over {@code j} in {@code [from, to)}, in index order. */
+    static double squaredDistance(DoubleArray x, DoubleArray y, int from, int to) {
+        double sum = 0.0;
+        for (int j = from; j < to; j++) {
+            double d = x.get(j) - y.get(j);
+            sum = sum + d * d;
+        }
+        return sum;
+    }
+}

@@ -1,0 +1,132 @@
+package dev.lazarus.npb;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.checkpoint.CheckpointSettings;
+import dev.lazarus.easycrash.DataObject;
+import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.Recomputable;
+import dev.lazarus.easycrash.RecomputableApplication;
+import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.easycrash.RecomputingRun.Outcome;
+import dev.lazarus.mpi.MpiApplication;
+import dev.lazarus.npb.testing.DelegatingRecomputable;
+import dev.lazarus.npb.testing.ThreadComm;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.ServiceLoader;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * EasyCrash off ({@code run --plain-arrays}): every application runs the same code on plain Java arrays, touches no
+ * NVM, and computes exactly what it computes on the persistent heap (the verdicts, which print the verified values,
+ * are identical), so the plain run is the baseline Lazarus's overhead is measured against.
+ */
+class PlainArraysTest {
+    private static final String[] CLASS_S = {"--class", "S", "--quiet"};
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream text = new ByteArrayOutputStream();
+    private final PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
+
+    static Stream<String> applications() {
+        TreeSet<String> names = new TreeSet<>();
+        ServiceLoader.load(MpiApplication.class).forEach(app -> names.add(app.name()));
+        return names.stream();
+    }
+
+    private static RecomputableApplication instance(String name) throws Exception {
+        for (MpiApplication app : ServiceLoader.load(MpiApplication.class)) {
+            if (app.name().equals(name)) {
+                return (RecomputableApplication) app.getClass().getDeclaredConstructor().newInstance();
+            }
+        }
+        throw new IllegalArgumentException(name);
+    }
+
+    private EasyCrashSettings settings(boolean plain) {
+        Properties p = new Properties();
+        p.setProperty(EasyCrashSettings.NVM_DIR, dir.resolve(plain ? "nvm-plain" : "nvm").toString());
+        p.setProperty(EasyCrashSettings.JOB_ID, "plain-test");
+        p.setProperty(EasyCrashSettings.RESTART, "off");
+        p.setProperty(EasyCrashSettings.EASYCRASH, plain ? "off" : "on");
+        return new EasyCrashSettings(p, Map.of());
+    }
+
+    /** Runs {@code app} on two thread ranks and records whether each object it attached is persistent. */
+    private List<Outcome> run(String app, boolean plain, CheckpointSettings checkpoints,
+                              ConcurrentLinkedQueue<Boolean> persistent) throws Exception {
+        return ThreadComm.run(2, comm -> {
+            Recomputable prepared = instance(app).prepare(comm, CLASS_S);
+            Recomputable observed = new DelegatingRecomputable(prepared) {
+                @Override
+                public void attach(EasyCrash easyCrash) {
+                    app.attach(easyCrash);
+                    for (DataObject object : easyCrash.objects().values()) {
+                        persistent.add(object.persistent());
+                    }
+                }
+            };
+            return RecomputingRun.run(comm, observed, settings(plain), checkpoints, null, log);
+        });
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("applications")
+    void theSameCodeOnPlainArraysComputesTheSameResultAndTouchesNoNvm(String app) throws Exception {
+        ConcurrentLinkedQueue<Boolean> heapObjects = new ConcurrentLinkedQueue<>();
+        List<Outcome> onHeap = run(app, false, null, heapObjects);
+        ConcurrentLinkedQueue<Boolean> plainObjects = new ConcurrentLinkedQueue<>();
+        List<Outcome> plain = run(app, true, null, plainObjects);
+
+        for (int rank = 0; rank < 2; rank++) {
+            assertTrue(plain.get(rank).verdict().accepted(), plain.get(rank).verdict().reason());
+            assertEquals(onHeap.get(rank).verdict().reason(), plain.get(rank).verdict().reason(),
+                    app + ": the plain run must compute exactly what the heap run computes");
+            assertFalse(plain.get(rank).resumed());
+        }
+        assertFalse(heapObjects.isEmpty());
+        assertTrue(heapObjects.stream().allMatch(p -> p), "heap objects are persistent");
+        assertEquals(heapObjects.size(), plainObjects.size(), "the same objects are attached");
+        assertTrue(plainObjects.stream().noneMatch(p -> p), "EasyCrash off: every object is a plain array");
+        assertFalse(Files.exists(dir.resolve("nvm-plain")), "EasyCrash off creates nothing in NVM");
+        assertTrue(text.toString().contains("lazarus: EasyCrash off"), text::toString);
+    }
+
+    @Test
+    void plainArraysWithCheckpointsAreRefusedInOneLine() {
+        Properties p = new Properties();
+        p.setProperty(CheckpointSettings.JOB_ID, "plain-test");
+        p.setProperty(CheckpointSettings.L1_DIR, dir.resolve("l1").toString());
+        p.setProperty(CheckpointSettings.PFS_DIR, "off");
+        p.setProperty(CheckpointSettings.EVERY, "2");
+        CheckpointSettings checkpoints = new CheckpointSettings(p, Map.of()).conclude("npb.CG");
+        Exception e = assertThrows(Exception.class, () -> run("npb.CG", true, checkpoints,
+                new ConcurrentLinkedQueue<>()));
+        Throwable cause = e;
+        while (!(cause instanceof IllegalArgumentException) && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        assertTrue(cause.getMessage().contains("plain Java arrays, which are not checkpointed"), cause::toString);
+        assertFalse(Files.exists(dir.resolve("l1")), "nothing was checkpointed");
+    }
+}

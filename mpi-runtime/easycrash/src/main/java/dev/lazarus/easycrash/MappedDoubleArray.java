@@ -1,0 +1,82 @@
+package dev.lazarus.easycrash;
+
+import dev.lazarus.easycrash.trace.AccessTracer;
+import dev.lazarus.easycrash.trace.Tracing;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/** A {@code double} array in the persistent heap. Accessors compile to plain loads and stores in production. */
+final class MappedDoubleArray extends DoubleArray {
+    private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE;
+
+    MappedDoubleArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
+        super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 8));
+    }
+
+    @Override
+    public double get(int index) {
+        if (Tracing.ENABLED && tracer != null) {
+            tracer.load(heapOffset + ((long) index << 3), 8);
+        }
+        return segment.getAtIndex(LAYOUT, index);
+    }
+
+    @Override
+    public void set(int index, double value) {
+        if (Tracing.ENABLED && tracer != null) {
+            tracer.store(heapOffset + ((long) index << 3), 8);
+        }
+        segment.setAtIndex(LAYOUT, index, value);
+    }
+
+    @Override
+    public void fill(double value) {
+        for (int i = 0; i < length; i++) {
+            set(i, value);
+        }
+    }
+
+    @Override
+    public void copyFrom(double[] source, int sourceIndex, int at, int count) {
+        if (Tracing.ENABLED && tracer != null) {
+            DataObject.checkRange(sourceIndex, count, source.length);
+            DataObject.checkRange(at, count, length);
+            for (int i = 0; i < count; i++) {
+                set(at + i, source[sourceIndex + i]);
+            }
+        } else {
+            MemorySegment.copy(source, sourceIndex, segment, LAYOUT, (long) at << 3, count);
+        }
+    }
+
+    @Override
+    public void copyTo(int at, double[] target, int targetIndex, int count) {
+        if (Tracing.ENABLED && tracer != null) {
+            DataObject.checkRange(at, count, length);
+            DataObject.checkRange(targetIndex, count, target.length);
+            for (int i = 0; i < count; i++) {
+                target[targetIndex + i] = get(at + i);
+            }
+        } else {
+            MemorySegment.copy(segment, LAYOUT, (long) at << 3, target, targetIndex, count);
+        }
+    }
+
+    @Override
+    public void copyTo(int at, DoubleArray target, int targetAt, int count) {
+        if (Tracing.ENABLED && (tracer != null || target.tracer != null)) {
+            DataObject.checkRange(at, count, length);
+            DataObject.checkRange(targetAt, count, target.length);
+            double[] values = new double[count]; // a temporary, as arraycopy behaves for overlapping ranges
+            for (int i = 0; i < count; i++) {
+                values[i] = get(at + i);
+            }
+            for (int i = 0; i < count; i++) {
+                target.set(targetAt + i, values[i]);
+            }
+        } else {
+            MemorySegment.copy(segment, (long) at << 3, target.segment, (long) targetAt << 3, (long) count << 3);
+        }
+    }
+}
