@@ -12,9 +12,10 @@ import java.util.stream.Stream;
 
 /**
  * A throw-away persistent heap for one benchmark trial, in a fresh directory under {@code -Dlazarus.bench.dir}
- * (default {@code /dev/shm}, emulated NVM as Lazarus ranks use it, else {@code java.io.tmpdir}).
+ * (default {@code /dev/shm}, emulated NVM as Lazarus ranks use it, else {@code java.io.tmpdir}). Public for the
+ * benchmarks that live in the kernels' packages (they call package-private loops).
  */
-final class BenchHeap implements AutoCloseable {
+public final class BenchHeap implements AutoCloseable {
     /** System property naming the directory the benchmark heaps are created in. */
     static final String DIR_PROPERTY = "lazarus.bench.dir";
 
@@ -27,7 +28,7 @@ final class BenchHeap implements AutoCloseable {
     }
 
     /** Opens a fresh heap with room for objects of the given sizes in bytes. */
-    static BenchHeap open(long... objectBytes) {
+    public static BenchHeap open(long... objectBytes) {
         long capacity = HeapLayout.DATA_OFFSET + HeapLayout.PAGE;
         for (long bytes : objectBytes) {
             capacity += HeapLayout.pageAlign(bytes);
@@ -54,6 +55,11 @@ final class BenchHeap implements AutoCloseable {
         }
         Path shm = Path.of("/dev/shm");
         return Files.isDirectory(shm) && Files.isWritable(shm) ? shm : Path.of(System.getProperty("java.io.tmpdir"));
+    }
+
+    /** The heap, to attach the benchmark's objects to. */
+    public PersistentHeap heap() {
+        return heap;
     }
 
     /** Unmaps the heap and deletes its directory. */

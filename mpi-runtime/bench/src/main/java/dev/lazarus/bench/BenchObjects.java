@@ -4,6 +4,8 @@ import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.IntArray;
 import dev.lazarus.easycrash.ObjectRole;
 
+import java.util.Arrays;
+
 /**
  * The data objects of one benchmark trial, in the implementation a JMH {@code @Param({"mapped", "plain"}) String
  * objects} names: {@value #MAPPED} objects live in a throw-away persistent heap under {@code /dev/shm} (see
@@ -37,6 +39,21 @@ public final class BenchObjects implements AutoCloseable {
             default -> throw new IllegalArgumentException("objects=" + objects + " must be " + MAPPED + " or "
                     + PLAIN);
         };
+    }
+
+    /**
+     * Objects of the kind {@code objects} names, with room in the heap (when mapped) for {@code double} objects of
+     * the given lengths.
+     *
+     * @throws IllegalArgumentException unless {@code objects} is {@value #MAPPED} or {@value #PLAIN}
+     */
+    public static BenchObjects of(String objects, int... doubleLengths) {
+        return open(objects, Arrays.stream(doubleLengths).mapToLong(n -> 8L * n).toArray());
+    }
+
+    /** A new candidate {@code double} object of {@code length} zeros. */
+    public DoubleArray doubles(String name, int length) {
+        return doubles(name, length, ObjectRole.CANDIDATE);
     }
 
     /** A new {@code double} object of {@code length} zeros. */

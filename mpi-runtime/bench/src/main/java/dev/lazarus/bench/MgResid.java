@@ -21,7 +21,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * NPB MG's 27-point residual {@code r = v - A u} ({@code resid}, as in {@code dev.lazarus.npb.mg.MgOps}) on a 34^3
  * grid (a 32^3 class S level plus its ghost layer), with u, v and r as {@link DoubleArray} objects in a persistent heap
- * and as plain {@code double[]}. The two line buffers u1 and u2 are temporaries, plain {@code double[]} in both.
+ * and as plain {@code double[]}. The two line buffers u1 and u2 are temporaries, plain {@code double[]} in both. The
+ * heap version indexes with an {@code int} sum ({@code u.get(s + i1)}), which keeps a bounds check per access;
+ * {@code dev.lazarus.npb.mg.MgLoopsBench} times MgOps's own loop, which indexes as {@code u.get(s, i1)}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

@@ -9,6 +9,15 @@ import java.lang.foreign.MemorySegment;
  * A {@code double} array of an application: in the persistent heap, or a plain Java array when EasyCrash is off. Write
  * loops with {@link #get} and {@link #set} as over a {@code double[]}, and copy ranges with the bulk methods, which are
  * a single {@code memcpy} outside campaigns and element by element (so the tracer sees every access) inside them.
+ *
+ * <p><b>Fast loops.</b> In a hot loop, address elements as a base and the loop counter: {@code a.get(row, i)} is
+ * element {@code row + i}, {@code a.get(row, i, 2)} element {@code row + 2 i}, with {@code row} a {@code long}
+ * computed before the loop, {@code i} the {@code int} counter and the stride a constant. In that form the JIT checks
+ * the bounds once per loop, not per access, on the persistent heap and on plain arrays alike. A single {@code int}
+ * index {@code a.get(row + i)} keeps a check per access on the persistent heap: the {@code int} sum might overflow,
+ * so its widening to the heap's {@code long} offset is not a linear function of {@code i}. A single {@code long}
+ * index would do for the heap but not for plain arrays, whose {@code int} index the JIT then cannot always see as
+ * linear in {@code i} (with a stride, or when one index serves a load and a store).
  */
 public abstract sealed class DoubleArray extends DataObject permits MappedDoubleArray, PlainDoubleArray {
 
@@ -26,6 +35,28 @@ public abstract sealed class DoubleArray extends DataObject permits MappedDouble
 
     /** Stores {@code value} at {@code index}; {@link IndexOutOfBoundsException} outside {@code [0, length)}. */
     public abstract void set(int index, double value);
+
+    /** Element {@code base + i}, the loop accessor (see the class comment); otherwise as {@link #get(int)}. */
+    public final double get(long base, int i) {
+        return get(base, i, 1);
+    }
+
+    /** Stores {@code value} at element {@code base + i}, the loop accessor (see the class comment). */
+    public final void set(long base, int i, double value) {
+        set(base, i, 1, value);
+    }
+
+    /**
+     * Element {@code base + stride * i}, the strided loop accessor (see the class comment; {@code stride} should be a
+     * constant); {@link IndexOutOfBoundsException} unless that lies in {@code [0, length)}. A plain array, like a
+     * loop over a {@code double[]}, computes {@code stride * i} and the sum in {@code int} arithmetic (only
+     * {@code base} must be an {@code int}), so for arguments whose sum overflows the {@code int} range it may wrap
+     * onto an element where the persistent heap, which computes in {@code long}, throws.
+     */
+    public abstract double get(long base, int i, int stride);
+
+    /** Stores {@code value} at element {@code base + stride * i}, the strided loop accessor. */
+    public abstract void set(long base, int i, int stride, double value);
 
     /** Sets every element to {@code value}. */
     public abstract void fill(double value);

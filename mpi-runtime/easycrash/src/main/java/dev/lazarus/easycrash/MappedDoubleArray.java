@@ -8,7 +8,14 @@ import java.lang.foreign.ValueLayout;
 
 /** A {@code double} array in the persistent heap. Accessors compile to plain loads and stores in production. */
 final class MappedDoubleArray extends DoubleArray {
-    private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE;
+    /**
+     * Unaligned, although every element is aligned (objects start on a page of the mapped heap): an aligned layout
+     * makes every access test the address's low bits, a test C2 folds away for some index expressions but leaves in
+     * the loop for others (a test and branch per element in MG's psinv for {@code r.get(c - 1, i)}, whose loop then
+     * is not unrolled, and eight per element in rprj3's {@code r.get(row - 1, j, 2)} loop). On x86-64 and AArch64 the
+     * load and store instructions are the same.
+     */
+    private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     MappedDoubleArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
         super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 8));
@@ -26,6 +33,24 @@ final class MappedDoubleArray extends DoubleArray {
     public void set(int index, double value) {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
+        }
+        segment.setAtIndex(LAYOUT, index, value);
+    }
+
+    @Override
+    public double get(long base, int i, int stride) {
+        final long index = base + (long) i * stride;
+        if (Tracing.ENABLED && tracer != null) {
+            tracer.load(heapOffset + (index << 3), 8);
+        }
+        return segment.getAtIndex(LAYOUT, index);
+    }
+
+    @Override
+    public void set(long base, int i, int stride, double value) {
+        final long index = base + (long) i * stride;
+        if (Tracing.ENABLED && tracer != null) {
+            tracer.store(heapOffset + (index << 3), 8);
         }
         segment.setAtIndex(LAYOUT, index, value);
     }

@@ -312,6 +312,7 @@ public final class PersistentHeap implements AutoCloseable {
 
     private DataObject attach(String name, ElementType type, int length, ObjectRole role) {
         ObjectDescriptor.checkName(name);
+        AccessWarmUp.once();
         DataObject known = attached.get(name);
         if (known != null) {
             throw new IllegalArgumentException("object " + name + " is already attached");

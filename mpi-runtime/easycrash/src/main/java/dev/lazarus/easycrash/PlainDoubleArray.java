@@ -25,6 +25,35 @@ final class PlainDoubleArray extends DoubleArray {
         values[index] = value;
     }
 
+    /**
+     * Indexes the array with {@code (int) base + stride * i}, the {@code int} expression a loop over a
+     * {@code double[]} would use, which the JIT sees as linear in {@code i} and checks once per loop. Only
+     * {@code base} is checked here (loop-invariant, so also hoisted): it must be an {@code int}, else the cast would
+     * wrap it onto another element. The rest is {@code int} arithmetic, which wraps on overflow as any array index
+     * does. A {@code long} check of {@code base + stride * i} per access would be hoisted as well, but its arithmetic
+     * stays in the loop body and keeps C2 from unrolling loops it unrolls over a {@code double[]} (MG's resid).
+     */
+    @Override
+    public double get(long base, int i, int stride) {
+        if ((int) base != base) {
+            throw baseOutOfRange(base);
+        }
+        return values[(int) base + stride * i];
+    }
+
+    @Override
+    public void set(long base, int i, int stride, double value) {
+        if ((int) base != base) {
+            throw baseOutOfRange(base);
+        }
+        values[(int) base + stride * i] = value;
+    }
+
+    private IndexOutOfBoundsException baseOutOfRange(long base) {
+        return new IndexOutOfBoundsException("base=" + base + " is outside the int range of object " + name
+                + " (length=" + length + ")");
+    }
+
     @Override
     public void fill(double value) {
         Arrays.fill(values, value);

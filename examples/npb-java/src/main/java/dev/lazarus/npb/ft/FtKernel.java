@@ -18,13 +18,10 @@ import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.Locale;
 
 import static dev.lazarus.easycrash.Recomputable.pageAligned;
-import static dev.lazarus.npb.ft.HeapAccess.load;
-import static dev.lazarus.npb.ft.HeapAccess.store;
 
 /**
  * NPB FT: solves a 3D diffusion PDE {@code du/dt = alpha * laplacian(u)} spectrally. The random initial field is
@@ -299,20 +296,22 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
 
     /** Region evolve: one more time step of the spectrum, {@code u0 *= twiddle}, and a copy for the FFT. */
     private void evolve() {
-        final MemorySegment a = u0.segment();
-        final MemorySegment b = u1.segment();
-        final MemorySegment t = twiddle.segment();
+        evolve(u0, u1, twiddle);
+    }
+
+    /**
+     * {@code u0 *= twiddle} (complex {@code u0} times real {@code twiddle}, element by element) and {@code u1 = u0}.
+     */
+    static void evolve(DoubleArray u0, DoubleArray u1, DoubleArray twiddle) {
         final int n = twiddle.length();
         for (int i = 0; i < n; i++) {
-            final double f = load(twiddle, t, 8L * i);
-            final long re = 16L * i;
-            final long im = re + 8;
-            final double x = load(u0, a, re) * f;
-            final double y = load(u0, a, im) * f;
-            store(u0, a, re, x);
-            store(u0, a, im, y);
-            store(u1, b, re, x);
-            store(u1, b, im, y);
+            final double f = twiddle.get(i);
+            final double x = u0.get(0, i, 2) * f;
+            final double y = u0.get(1, i, 2) * f;
+            u0.set(0, i, 2, x);
+            u0.set(1, i, 2, y);
+            u1.set(0, i, 2, x);
+            u1.set(1, i, 2, y);
         }
     }
 
@@ -342,7 +341,6 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
      * folded to {@code [-n/2, n/2)} as NPB's {@code compute_indexmap}.
      */
     static void computeTwiddle(DoubleArray twiddle, FtProblem p, int rank, int ranks) {
-        final MemorySegment tm = twiddle.segment();
         int nx = p.nx();
         int ny = p.ny();
         int nz = p.nz();
@@ -353,10 +351,10 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
             for (int i = 0; i < nx; i++) {
                 int ii = fold(i, nx);
                 int ij2 = ii * ii + jj * jj;
-                long base = 8L * nz * (i + nx * jl);
+                long base = (long) nz * (i + nx * jl);
                 for (int k = 0; k < nz; k++) {
                     int kk = fold(k, nz);
-                    store(twiddle, tm, base + 8L * k, Math.exp(ap * (kk * kk + ij2)));
+                    twiddle.set(base, k, Math.exp(ap * (kk * kk + ij2)));
                 }
             }
         }
@@ -382,7 +380,7 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
         for (int k = 0; k < nzl; k++) {
             rng.seed(start);
             rng.vranlc(planeDoubles, NpbRandom.A, plane, 0);
-            HeapAccess.copyIn(plane, 0, u, k * planeDoubles, planeDoubles);
+            u.copyFrom(plane, 0, k * planeDoubles, planeDoubles);
             start = NpbRandom.multiplyMod46(start, planeJump);
         }
     }

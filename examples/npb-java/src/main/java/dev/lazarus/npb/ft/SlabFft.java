@@ -2,11 +2,6 @@ package dev.lazarus.npb.ft;
 
 import dev.lazarus.easycrash.DoubleArray;
 
-import java.lang.foreign.MemorySegment;
-
-import static dev.lazarus.npb.ft.HeapAccess.load;
-import static dev.lazarus.npb.ft.HeapAccess.store;
-
 /**
  * Distributed 3D FFT over a 1D slab decomposition with one global transpose, NPB FT's "1D layout".
  *
@@ -22,8 +17,10 @@ import static dev.lazarus.npb.ft.HeapAccess.store;
  * the input array as the all-to-all receive buffer, so <b>the input array is overwritten</b> (NPB's {@code fft(dir,
  * x1, x2)} contract), which keeps FT at three full-size complex arrays.
  *
- * <p>The grids are persistent-heap objects ({@link DoubleArray}); the line FFTs themselves run on two small plain
- * scratch arrays ({@link StockhamFft}), into which blocks of lines are copied through {@link HeapAccess}.
+ * <p>The grids are {@link DoubleArray} objects (persistent heap, or plain arrays with EasyCrash off); the line FFTs
+ * themselves run on two small plain scratch arrays ({@link StockhamFft}), into which blocks of lines are copied: x and
+ * z lines element by element ({@code a.get(line, i, 2)}, the form in which the JIT checks bounds once per loop), y
+ * lines, whose blocks are runs of {@code 2 * BLOCK} contiguous doubles, by the bulk copies.
  */
 public final class SlabFft {
 
@@ -38,8 +35,6 @@ public final class SlabFft {
     private static final int BLOCK = 16;
     /** Tile edge of the blocked local transpose, in complex elements. */
     private static final int TILE = 32;
-    /** Bytes per complex element (two doubles). */
-    private static final long COMPLEX = 16L;
 
     private final int nx;
     private final int ny;
@@ -51,8 +46,8 @@ public final class SlabFft {
     private final StockhamFft fft;
     private final double[] scratch0;
     private final double[] scratch1;
-    /** One output row of a transpose tile. */
-    private final double[] tileRow = new double[2 * TILE];
+    /** A transpose tile, {@code TILE x TILE} complex, row {@code r} holding output row {@code i0 + r}. */
+    private final double[] tile = new double[2 * TILE * TILE];
 
     /**
      * @param nx       grid size in x, a power of two
@@ -147,35 +142,35 @@ public final class SlabFft {
 
     /** Transforms b lines of length n starting at complex {@code base}, line j at {@code base + j*lineStride}. */
     private void contiguousLines(DoubleArray a, int base, int n, int lineStride, int b, int sign) {
-        final MemorySegment am = a.segment();
         final double[] s = scratch0;
         for (int j = 0; j < b; j++) {
-            final long src = COMPLEX * (base + j * lineStride);
+            final long re = 2L * (base + (long) j * lineStride);
+            final long im = re + 1;
             for (int i = 0; i < n; i++) {
-                final long at = src + COMPLEX * i;
-                s[2 * (i * b + j)] = load(a, am, at);
-                s[2 * (i * b + j) + 1] = load(a, am, at + 8);
+                s[2 * (i * b + j)] = a.get(re, i, 2);
+                s[2 * (i * b + j) + 1] = a.get(im, i, 2);
             }
         }
-        final double[] r = fft.transform(sign, n, b, scratch0, scratch1);
+        final double[] r = fft.transform(sign, n, b, s, scratch1);
         for (int j = 0; j < b; j++) {
-            final long dst = COMPLEX * (base + j * lineStride);
+            final long re = 2L * (base + (long) j * lineStride);
+            final long im = re + 1;
             for (int i = 0; i < n; i++) {
-                final long at = dst + COMPLEX * i;
-                store(a, am, at, r[2 * (i * b + j)]);
-                store(a, am, at + 8, r[2 * (i * b + j) + 1]);
+                a.set(re, i, 2, r[2 * (i * b + j)]);
+                a.set(im, i, 2, r[2 * (i * b + j) + 1]);
             }
         }
     }
 
     /** Transforms b neighbouring lines of length n starting at complex {@code base}, elements elemStride apart. */
     private void stridedLines(DoubleArray a, int base, int n, int elemStride, int b, int sign) {
+        final double[] s = scratch0;
         for (int i = 0; i < n; i++) {
-            HeapAccess.copyOut(a, 2 * (base + i * elemStride), scratch0, 2 * i * b, 2 * b);
+            a.copyTo(2 * (base + i * elemStride), s, 2 * i * b, 2 * b);
         }
-        double[] r = fft.transform(sign, n, b, scratch0, scratch1);
+        final double[] r = fft.transform(sign, n, b, s, scratch1);
         for (int i = 0; i < n; i++) {
-            HeapAccess.copyIn(r, 2 * i * b, a, 2 * (base + i * elemStride), 2 * b);
+            a.copyFrom(r, 2 * i * b, 2 * (base + i * elemStride), 2 * b);
         }
     }
 
@@ -191,7 +186,7 @@ public final class SlabFft {
         int rows = n1 / np;
         for (int p = 0; p < np; p++) {
             for (int j = 0; j < rows; j++) {
-                HeapAccess.copy(x1, 2 * nzl * (j + rows * p), x2, 2 * (p * nzl + nz * j), 2 * nzl);
+                x1.copyTo(2 * nzl * (j + rows * p), x2, 2 * (p * nzl + nz * j), 2 * nzl);
             }
         }
     }
@@ -207,32 +202,33 @@ public final class SlabFft {
         // Block p holds rank p's rows for our planes, shape (n2, nzl): put them at y offset p*nyl.
         for (int p = 0; p < np; p++) {
             for (int j = 0; j < nzl; j++) {
-                HeapAccess.copy(x1, 2 * n2 * (j + nzl * p), x2, 2 * (p * n2 + nx * ny * j), 2 * n2);
+                x1.copyTo(2 * n2 * (j + nzl * p), x2, 2 * (p * n2 + nx * ny * j), 2 * n2);
             }
         }
     }
 
     /**
-     * Complex matrix transpose: {@code out[j + n2*i] = in[i + n1*j]} for {@code i < n1, j < n2}, tiled. Each output
-     * row of a tile is gathered into {@link #tileRow} and stored with one bulk copy: on heap objects that is as fast
-     * as the element-by-element array version (class A: 42 ms against 40 ms; 49 ms storing element by element).
+     * Complex matrix transpose: {@code out[j + n2*i] = in[i + n1*j]} for {@code i < n1, j < n2}, tiled. A tile is read
+     * row by row of {@code in} (contiguous, {@code in.get(row, i, 2)}) into {@link #tile}, where element {@code (i, j)}
+     * lands in row {@code i}; each row of the tile is then one bulk copy into {@code out}.
      */
     void transpose(DoubleArray in, DoubleArray out, int n1, int n2) {
-        final MemorySegment im = in.segment();
-        final long inStride = COMPLEX * n1;
-        final double[] row = tileRow;
+        final double[] t = tile;
         for (int i0 = 0; i0 < n1; i0 += TILE) {
-            int i1 = Math.min(n1, i0 + TILE);
+            final int ni = Math.min(n1, i0 + TILE) - i0;
             for (int j0 = 0; j0 < n2; j0 += TILE) {
-                int j1 = Math.min(n2, j0 + TILE);
-                for (int i = i0; i < i1; i++) {
-                    final long src = COMPLEX * i + inStride * j0;
-                    for (int j = 0; j < j1 - j0; j++) {
-                        final long from = src + inStride * j;
-                        row[2 * j] = load(in, im, from);
-                        row[2 * j + 1] = load(in, im, from + 8);
+                final int nj = Math.min(n2, j0 + TILE) - j0;
+                for (int j = 0; j < nj; j++) {
+                    final long re = 2L * (i0 + (long) n1 * (j0 + j));
+                    final long im = re + 1;
+                    final int column = 2 * j;
+                    for (int i = 0; i < ni; i++) {
+                        t[column + 2 * TILE * i] = in.get(re, i, 2);
+                        t[column + 2 * TILE * i + 1] = in.get(im, i, 2);
                     }
-                    HeapAccess.copyIn(row, 0, out, 2 * (j0 + n2 * i), 2 * (j1 - j0));
+                }
+                for (int i = 0; i < ni; i++) {
+                    out.copyFrom(t, 2 * TILE * i, 2 * (j0 + n2 * (i0 + i)), 2 * nj);
                 }
             }
         }

@@ -37,10 +37,7 @@ final class MgInit {
             for (int i2 = 1; i2 <= n; i2++) {
                 row.seed(line.seed());
                 row.vranlc(n, a, numbers, 0);
-                final int first = (i3 * m1 + i2) * m1 + 1;
-                for (int i1 = 0; i1 < n; i1++) {
-                    z.set(first + i1, numbers[i1]);
-                }
+                z.copyFrom(numbers, 0, (i3 * m1 + i2) * m1 + 1, n);
                 line.randlc(a1);
             }
             plane.randlc(a2);
@@ -87,9 +84,9 @@ final class MgInit {
         }
         for (int i3 = 1; i3 <= grid.nzl[k]; i3++) {
             for (int i2 = 1; i2 <= n; i2++) {
-                final int row = (i3 * m1 + i2) * m1;
+                final long row = (long) (i3 * m1 + i2) * m1;
                 for (int i1 = 1; i1 <= n; i1++) {
-                    final double x = z.get(row + i1);
+                    final double x = z.get(row, i1);
                     final long at = (i1 - 1) + (long) n * ((i2 - 1) + (long) n * (grid.zOff[k] + i3 - 1));
                     if (x > big[0]) {
                         big[0] = x;

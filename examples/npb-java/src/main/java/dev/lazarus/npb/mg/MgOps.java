@@ -2,35 +2,28 @@ package dev.lazarus.npb.mg;
 
 import dev.lazarus.easycrash.DoubleArray;
 
-import java.lang.foreign.MemorySegment;
-
-import static dev.lazarus.npb.mg.HeapAccess.load;
-import static dev.lazarus.npb.mg.HeapAccess.store;
-
 /**
  * The serial MG grid operators of NPB's mg.f, on local arrays of extent {@code n1 x n2 x n3} (x fastest, one ghost
  * layer on each side, all indices 0-based). They are written to perform the same floating-point operations in the
  * same order as mg.f, so that the result does not depend on the decomposition. The row buffers are scratch of at
  * least {@code n1} doubles, passed in so that nothing is allocated in the timed loop.
  *
- * <p>The grids are persistent-heap objects: one {@link DoubleArray} holds every level of a quantity, as NPB's
- * {@code u(ir(k))} does, so each grid is passed as the array plus the element offset of its level. Inside, the loops
- * address the objects' memory by byte offset through {@link HeapAccess} (see there why); the byte offsets of a row
- * are computed once per row as {@code long}s.
+ * <p>One {@link DoubleArray} holds every level of a quantity, as NPB's {@code u(ir(k))} does, so each grid is passed
+ * as the array plus the element offset of its level. The loops address elements as a {@code long} row base computed
+ * outside the loop plus the {@code int} loop counter (times a constant stride), {@code a.get(row, i)} and
+ * {@code a.get(row, i, 2)}: in that form the JIT checks bounds once per loop, not per access, on the persistent heap
+ * and on plain arrays alike (see {@link DoubleArray}).
  */
 final class MgOps {
-    /** Bytes per element. */
-    private static final long B = 8L;
 
     private MgOps() {
     }
 
     /** Sets the {@code n} elements from {@code off} to zero (NPB's zero3). */
     static void zero3(DoubleArray z, int off, int n) {
-        final MemorySegment zm = z.segment();
-        final long base = B * off;
+        final long base = off;
         for (int i = 0; i < n; i++) {
-            store(z, zm, base + B * i, 0.0);
+            z.set(base, i, 0.0);
         }
     }
 
@@ -40,34 +33,30 @@ final class MgOps {
      */
     static void resid(DoubleArray u, int uo, DoubleArray v, int vo, DoubleArray r, int ro, int n1, int n2, int n3,
                       double[] a, double[] u1, double[] u2) {
-        final MemorySegment um = u.segment();
-        final MemorySegment vm = v.segment();
-        final MemorySegment rm = r.segment();
         final double a0 = a[0];
         final double a2 = a[2];
         final double a3 = a[3];
         final int p = n1 * n2;
-        final long row = B * n1;
-        final long plane = B * p;
         for (int i3 = 1; i3 < n3 - 1; i3++) {
             for (int i2 = 1; i2 < n2 - 1; i2++) {
-                final int center = i3 * p + i2 * n1;
-                final long c = B * (uo + center);
-                final long s = c - row;
-                final long n = c + row;
-                final long b = c - plane;
-                final long t = c + plane;
+                final long center = (long) i3 * p + (long) i2 * n1;
+                final long c = uo + center;
+                final long s = c - n1;
+                final long n = c + n1;
+                final long b = c - p;
+                final long t = c + p;
+                final long bs = b - n1;
+                final long bn = b + n1;
+                final long ts = t - n1;
+                final long tn = t + n1;
                 for (int i1 = 0; i1 < n1; i1++) {
-                    final long o = B * i1;
-                    u1[i1] = load(u, um, s + o) + load(u, um, n + o) + load(u, um, b + o) + load(u, um, t + o);
-                    u2[i1] = load(u, um, b - row + o) + load(u, um, b + row + o) + load(u, um, t - row + o)
-                            + load(u, um, t + row + o);
+                    u1[i1] = u.get(s, i1) + u.get(n, i1) + u.get(b, i1) + u.get(t, i1);
+                    u2[i1] = u.get(bs, i1) + u.get(bn, i1) + u.get(ts, i1) + u.get(tn, i1);
                 }
-                final long cv = B * (vo + center);
-                final long cr = B * (ro + center);
+                final long cv = vo + center;
+                final long cr = ro + center;
                 for (int i1 = 1; i1 < n1 - 1; i1++) {
-                    final long o = B * i1;
-                    store(r, rm, cr + o, load(v, vm, cv + o) - a0 * load(u, um, c + o)
+                    r.set(cr, i1, v.get(cv, i1) - a0 * u.get(c, i1)
                             - a2 * (u2[i1] + u1[i1 - 1] + u1[i1 + 1])
                             - a3 * (u2[i1 - 1] + u2[i1 + 1]));
                 }
@@ -81,33 +70,30 @@ final class MgOps {
      */
     static void psinv(DoubleArray r, int ro, DoubleArray u, int uo, int n1, int n2, int n3, double[] cc,
                       double[] r1, double[] r2) {
-        final MemorySegment rm = r.segment();
-        final MemorySegment um = u.segment();
         final double c0 = cc[0];
         final double c1 = cc[1];
         final double c2 = cc[2];
         final int p = n1 * n2;
-        final long row = B * n1;
-        final long plane = B * p;
         for (int i3 = 1; i3 < n3 - 1; i3++) {
             for (int i2 = 1; i2 < n2 - 1; i2++) {
-                final int center = i3 * p + i2 * n1;
-                final long c = B * (ro + center);
-                final long s = c - row;
-                final long n = c + row;
-                final long b = c - plane;
-                final long t = c + plane;
+                final long center = (long) i3 * p + (long) i2 * n1;
+                final long c = ro + center;
+                final long s = c - n1;
+                final long n = c + n1;
+                final long b = c - p;
+                final long t = c + p;
+                final long bs = b - n1;
+                final long bn = b + n1;
+                final long ts = t - n1;
+                final long tn = t + n1;
                 for (int i1 = 0; i1 < n1; i1++) {
-                    final long o = B * i1;
-                    r1[i1] = load(r, rm, s + o) + load(r, rm, n + o) + load(r, rm, b + o) + load(r, rm, t + o);
-                    r2[i1] = load(r, rm, b - row + o) + load(r, rm, b + row + o) + load(r, rm, t - row + o)
-                            + load(r, rm, t + row + o);
+                    r1[i1] = r.get(s, i1) + r.get(n, i1) + r.get(b, i1) + r.get(t, i1);
+                    r2[i1] = r.get(bs, i1) + r.get(bn, i1) + r.get(ts, i1) + r.get(tn, i1);
                 }
-                final long cu = B * (uo + center);
+                final long cu = uo + center;
                 for (int i1 = 1; i1 < n1 - 1; i1++) {
-                    final long o = B * i1;
-                    store(u, um, cu + o, load(u, um, cu + o) + c0 * load(r, rm, c + o)
-                            + c1 * (load(r, rm, c + o - B) + load(r, rm, c + o + B) + r1[i1])
+                    u.set(cu, i1, u.get(cu, i1) + c0 * r.get(c, i1)
+                            + c1 * (r.get(c - 1, i1) + r.get(c + 1, i1) + r1[i1])
                             + c2 * (r2[i1] + r1[i1 - 1] + r1[i1 + 1]));
                 }
             }
@@ -122,36 +108,33 @@ final class MgOps {
      */
     static void rprj3(DoubleArray r, int ro, int m1k, int m2k, int m3k, DoubleArray s, int so, int m1j, int m2j,
                       int m3j, double[] x1, double[] y1) {
-        final MemorySegment rm = r.segment();
-        final MemorySegment sm = s.segment();
         final int pk = m1k * m2k;
         final int pj = m1j * m2j;
-        final long row = B * m1k;
-        final long plane = B * pk;
         for (int j3 = 1; j3 < m3j - 1; j3++) {
             for (int j2 = 1; j2 < m2j - 1; j2++) {
-                final long c = B * (ro + 2 * j3 * pk + 2 * j2 * m1k);
-                final long sc = c - row;
-                final long nc = c + row;
-                final long b = c - plane;
-                final long t = c + plane;
+                // Fine point 2 j1 + d of a row is get(row + d, j1, 2): row bases for the offsets -1, 0 and +1.
+                final long c = ro + 2L * j3 * pk + 2L * j2 * m1k;
+                final long sc = c - m1k;
+                final long nc = c + m1k;
+                final long b = c - pk;
+                final long t = c + pk;
+                final long bs = b - m1k;
+                final long ts = t - m1k;
+                final long bn = b + m1k;
+                final long tn = t + m1k;
                 for (int j1 = 1; j1 < m1j; j1++) {
                     final int i = 2 * j1 - 1;
-                    final long o = B * i;
-                    x1[i] = load(r, rm, sc + o) + load(r, rm, nc + o) + load(r, rm, b + o) + load(r, rm, t + o);
-                    y1[i] = load(r, rm, b - row + o) + load(r, rm, t - row + o) + load(r, rm, b + row + o)
-                            + load(r, rm, t + row + o);
+                    x1[i] = r.get(sc - 1, j1, 2) + r.get(nc - 1, j1, 2) + r.get(b - 1, j1, 2) + r.get(t - 1, j1, 2);
+                    y1[i] = r.get(bs - 1, j1, 2) + r.get(ts - 1, j1, 2) + r.get(bn - 1, j1, 2)
+                            + r.get(tn - 1, j1, 2);
                 }
-                final long out = B * (so + j3 * pj + j2 * m1j);
+                final long out = so + (long) j3 * pj + (long) j2 * m1j;
                 for (int j1 = 1; j1 < m1j - 1; j1++) {
                     final int i1 = 2 * j1;
-                    final long o = B * i1;
-                    final double y2 = load(r, rm, b - row + o) + load(r, rm, t - row + o) + load(r, rm, b + row + o)
-                            + load(r, rm, t + row + o);
-                    final double x2 = load(r, rm, sc + o) + load(r, rm, nc + o) + load(r, rm, b + o)
-                            + load(r, rm, t + o);
-                    store(s, sm, out + B * j1, 0.5 * load(r, rm, c + o)
-                            + 0.25 * (load(r, rm, c + o - B) + load(r, rm, c + o + B) + x2)
+                    final double y2 = r.get(bs, j1, 2) + r.get(ts, j1, 2) + r.get(bn, j1, 2) + r.get(tn, j1, 2);
+                    final double x2 = r.get(sc, j1, 2) + r.get(nc, j1, 2) + r.get(b, j1, 2) + r.get(t, j1, 2);
+                    s.set(out, j1, 0.5 * r.get(c, j1, 2)
+                            + 0.25 * (r.get(c - 1, j1, 2) + r.get(c + 1, j1, 2) + x2)
                             + 0.125 * (x1[i1 - 1] + x1[i1 + 1] + y2)
                             + 0.0625 * (y1[i1 - 1] + y1[i1 + 1]));
                 }
@@ -168,109 +151,96 @@ final class MgOps {
      */
     static void interp(DoubleArray z, int zo, int mm1, int mm2, int coarseOff, DoubleArray u, int uo, int n1,
                        int n2, int n3, int fineOff, double[] z1, double[] z2, double[] z3) {
-        final MemorySegment zm = z.segment();
         final int pc = mm1 * mm2;
         final int pf = n1 * n2;
-        final long coarseRow = B * mm1;
         final int cEnd = (fineOff + n3 - 1) / 2;
         for (int cs = fineOff / 2; cs <= cEnd; cs++) {
             final int even = 2 * cs - fineOff;
             final boolean doEven = even >= 0;
             final boolean doOdd = even + 1 < n3;
             for (int i2 = 0; i2 < mm2 - 1; i2++) {
-                final long zc = B * (zo + (cs - coarseOff) * pc + i2 * mm1);
-                final long zn = zc + coarseRow;
-                final long zt = zc + B * pc;
+                final long zc = zo + (long) (cs - coarseOff) * pc + (long) i2 * mm1;
+                final long zn = zc + mm1;
+                final long zt = zc + pc;
+                final long ztn = zt + mm1;
                 for (int i1 = 0; i1 < mm1; i1++) {
-                    final long o = B * i1;
-                    final double c = load(z, zm, zc + o);
-                    z1[i1] = load(z, zm, zn + o) + c;
-                    z2[i1] = load(z, zm, zt + o) + c;
-                    z3[i1] = load(z, zm, zt + coarseRow + o) + load(z, zm, zt + o) + z1[i1];
+                    final double c = z.get(zc, i1);
+                    z1[i1] = z.get(zn, i1) + c;
+                    z2[i1] = z.get(zt, i1) + c;
+                    z3[i1] = z.get(ztn, i1) + z.get(zt, i1) + z1[i1];
                 }
                 if (doEven) {
-                    interpEvenPlane(z, zc, z1, mm1, u, B * (uo + even * pf + 2 * i2 * n1), n1);
+                    interpEvenPlane(z, zc, z1, mm1, u, uo + (long) even * pf + 2L * i2 * n1, n1);
                 }
                 if (doOdd) {
-                    interpOddPlane(z2, z3, mm1, u, B * (uo + (even + 1) * pf + 2 * i2 * n1), n1);
+                    interpOddPlane(z2, z3, mm1, u, uo + (long) (even + 1) * pf + 2L * i2 * n1, n1);
                 }
             }
         }
     }
 
-    /** The two fine rows (from byte {@code ue}) of an even fine plane, which lies on the coarse plane. */
+    /**
+     * The two fine rows (from element {@code ue}) of an even fine plane, which lies on the coarse plane: fine point
+     * {@code 2 i1} on coarse point {@code i1}, fine point {@code 2 i1 + 1} halfway to the next.
+     */
     private static void interpEvenPlane(DoubleArray z, long zc, double[] z1, int mm1, DoubleArray u, long ue,
                                         int n1) {
-        final MemorySegment zm = z.segment();
-        final MemorySegment um = u.segment();
+        final long zc1 = zc + 1;
+        final long ue1 = ue + 1;
         for (int i1 = 0; i1 < mm1 - 1; i1++) {
-            final long e = ue + 2 * B * i1;
-            final long o = zc + B * i1;
-            final double c = load(z, zm, o);
-            store(u, um, e, load(u, um, e) + c);
-            store(u, um, e + B, load(u, um, e + B) + 0.5 * (load(z, zm, o + B) + c));
+            final double c = z.get(zc, i1);
+            u.set(ue, i1, 2, u.get(ue, i1, 2) + c);
+            u.set(ue1, i1, 2, u.get(ue1, i1, 2) + 0.5 * (z.get(zc1, i1) + c));
         }
-        final long uo = ue + B * n1;
+        final long un = ue + n1;
+        final long un1 = un + 1;
         for (int i1 = 0; i1 < mm1 - 1; i1++) {
-            final long e = uo + 2 * B * i1;
-            store(u, um, e, load(u, um, e) + 0.5 * z1[i1]);
-            store(u, um, e + B, load(u, um, e + B) + 0.25 * (z1[i1] + z1[i1 + 1]));
+            u.set(un, i1, 2, u.get(un, i1, 2) + 0.5 * z1[i1]);
+            u.set(un1, i1, 2, u.get(un1, i1, 2) + 0.25 * (z1[i1] + z1[i1 + 1]));
         }
     }
 
-    /** The two fine rows (from byte {@code ue}) of an odd fine plane, halfway between two coarse planes. */
+    /** The two fine rows (from element {@code ue}) of an odd fine plane, halfway between two coarse planes. */
     private static void interpOddPlane(double[] z2, double[] z3, int mm1, DoubleArray u, long ue, int n1) {
-        final MemorySegment um = u.segment();
+        final long ue1 = ue + 1;
         for (int i1 = 0; i1 < mm1 - 1; i1++) {
-            final long e = ue + 2 * B * i1;
-            store(u, um, e, load(u, um, e) + 0.5 * z2[i1]);
-            store(u, um, e + B, load(u, um, e + B) + 0.25 * (z2[i1] + z2[i1 + 1]));
+            u.set(ue, i1, 2, u.get(ue, i1, 2) + 0.5 * z2[i1]);
+            u.set(ue1, i1, 2, u.get(ue1, i1, 2) + 0.25 * (z2[i1] + z2[i1 + 1]));
         }
-        final long uo = ue + B * n1;
+        final long un = ue + n1;
+        final long un1 = un + 1;
         for (int i1 = 0; i1 < mm1 - 1; i1++) {
-            final long e = uo + 2 * B * i1;
-            store(u, um, e, load(u, um, e) + 0.25 * z3[i1]);
-            store(u, um, e + B, load(u, um, e + B) + 0.125 * (z3[i1] + z3[i1 + 1]));
+            u.set(un, i1, 2, u.get(un, i1, 2) + 0.25 * z3[i1]);
+            u.set(un1, i1, 2, u.get(un1, i1, 2) + 0.125 * (z3[i1] + z3[i1 + 1]));
         }
     }
 
     /** Periodic x and y ghosts of the interior planes of the grid at {@code off} (the local part of NPB's comm3). */
     static void comm3xy(DoubleArray u, int off, int n1, int n2, int n3) {
-        final MemorySegment um = u.segment();
         final int p = n1 * n2;
         for (int i3 = 1; i3 < n3 - 1; i3++) {
             final int base = off + i3 * p;
             for (int i2 = 1; i2 < n2 - 1; i2++) {
-                final long row = B * (base + i2 * n1);
-                store(u, um, row, load(u, um, row + B * (n1 - 2)));
-                store(u, um, row + B * (n1 - 1), load(u, um, row + B));
+                final int row = base + i2 * n1;
+                u.set(row, u.get(row + n1 - 2));
+                u.set(row + n1 - 1, u.get(row + 1));
             }
-            copy(u, base + (n2 - 2) * n1, base, n1);
-            copy(u, base + n1, base + (n2 - 1) * n1, n1);
+            u.copyTo(base + (n2 - 2) * n1, u, base, n1);
+            u.copyTo(base + n1, u, base + (n2 - 1) * n1, n1);
         }
     }
 
     /** Periodic z ghost planes of the grid at {@code off} when it holds the whole period in z. */
     static void comm3zLocal(DoubleArray u, int off, int n1, int n2, int n3) {
         final int p = n1 * n2;
-        copy(u, off + (n3 - 2) * p, off, p);
-        copy(u, off + p, off + (n3 - 1) * p, p);
+        u.copyTo(off + (n3 - 2) * p, u, off, p);
+        u.copyTo(off + p, u, off + (n3 - 1) * p, p);
     }
 
     /** NPB's comm3 for a grid that holds the whole level. */
     static void comm3(DoubleArray u, int off, int n1, int n2, int n3) {
         comm3xy(u, off, n1, n2, n3);
         comm3zLocal(u, off, n1, n2, n3);
-    }
-
-    /** Copies {@code n} elements within {@code u} between element ranges that do not overlap. */
-    private static void copy(DoubleArray u, int from, int to, int n) {
-        final MemorySegment um = u.segment();
-        final long src = B * from;
-        final long dst = B * to;
-        for (int i = 0; i < n; i++) {
-            store(u, um, dst + B * i, load(u, um, src + B * i));
-        }
     }
 
     /**
@@ -280,15 +250,14 @@ final class MgOps {
      * @param out receives {@code {sum of squares, max |r|}}
      */
     static void norm2u3Local(DoubleArray r, int off, int n1, int n2, int n3, double[] out) {
-        final MemorySegment rm = r.segment();
         double s = 0.0;
         double rnmu = 0.0;
         final int p = n1 * n2;
         for (int i3 = 1; i3 < n3 - 1; i3++) {
             for (int i2 = 1; i2 < n2 - 1; i2++) {
-                final long row = B * (off + i3 * p + i2 * n1);
+                final long row = off + (long) i3 * p + (long) i2 * n1;
                 for (int i1 = 1; i1 < n1 - 1; i1++) {
-                    final double x = load(r, rm, row + B * i1);
+                    final double x = r.get(row, i1);
                     s = s + x * x;
                     rnmu = Math.max(rnmu, Math.abs(x));
                 }
