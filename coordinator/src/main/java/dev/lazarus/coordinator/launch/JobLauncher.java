@@ -116,11 +116,20 @@ public final class JobLauncher {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
             ProcessBuilder builder = new ProcessBuilder(endsWithThisProcess(plan.command())).inheritIO();
+            boolean openMpi = plan.request().backend() == Backend.OPENMPI;
+            if (openMpi) {
+                builder.redirectError(ProcessBuilder.Redirect.PIPE);   // Open MPI's own text is read apart
+            }
             builder.environment().putAll(plan.environment());
             int launcherStatus;
+            LauncherErrorStream launcherErr = null;
             // The status directory is unique to this launch, so its variable also marks the launch's processes.
             try (JobProcessTree job = JobProcessTree.start(builder, ExitStatusFiles.ENV, statusDir.toString())) {
                 Process process = job.launcher();
+                if (openMpi) {
+                    launcherErr = LauncherErrorStream.start(process.getErrorStream(), err,
+                            Path.of(System.getProperty("java.io.tmpdir")));
+                }
                 if (plan.request().timeout() == null) {
                     launcherStatus = process.waitFor();
                 } else if (process.waitFor(plan.request().timeout().toMillis(), TimeUnit.MILLISECONDS)) {
@@ -128,7 +137,7 @@ public final class JobLauncher {
                 } else {
                     job.killAll();
                     err.println("lazarus: job exceeded --timeout=" + plan.request().timeout().toSeconds()
-                            + "s and was killed");
+                            + "s and was killed" + openMpiSaid(launcherErr, "; "));
                     return TIMED_OUT;
                 }
                 int leftBehind = job.killAllAfter(EXIT_GRACE);
@@ -142,7 +151,7 @@ public final class JobLauncher {
                     return RELAUNCHED;
                 }
             }
-            return jobStatus(launcherStatus, statusDir, plan.request().ranks());
+            return jobStatus(launcherStatus, statusDir, plan.request().ranks(), openMpiSaid(launcherErr, ""));
         } finally {
             deleteTree(statusDir);
         }
@@ -163,7 +172,18 @@ public final class JobLauncher {
         return wrapped;
     }
 
-    private int jobStatus(int launcherStatus, Path statusDir, int ranks) {
+    /** @return {@code separator} and the one-line summary of Open MPI's own text, or "" when it printed none */
+    private static String openMpiSaid(LauncherErrorStream launcherErr, String separator) throws InterruptedException {
+        if (launcherErr == null) {
+            return "";
+        }
+        return launcherErr.summary().map(s -> separator + s).orElse("");
+    }
+
+    /**
+     * @param openMpiSaid what Open MPI's own text meant, in one line, or "" (see {@link LauncherErrorStream})
+     */
+    private int jobStatus(int launcherStatus, Path statusDir, int ranks, String openMpiSaid) {
         int worst = 0;
         List<Integer> silent = new ArrayList<>();
         for (int rank = 0; rank < ranks; rank++) {
@@ -175,18 +195,22 @@ public final class JobLauncher {
             }
         }
         if (silent.isEmpty()) {
+            if (!openMpiSaid.isEmpty()) {
+                err.println("lazarus: Open MPI: " + openMpiSaid);
+            }
             return launcherStatus != 0 && worst == 0 ? launcherStatus : worst;
         }
         boolean noneStarted = launcherStatus != 0 && IntStream.range(0, ranks)
                 .noneMatch(rank -> Files.exists(ExitStatusFiles.startedFile(statusDir, rank)));
         if (noneStarted) {
-            // The launcher's own message (mpirun's, say) is above; this line says what it means for the job.
-            err.println("lazarus: the job did not start: the launcher failed with exit status " + launcherStatus
-                    + " before any rank ran (check --hosts, --rsh-agent and --net)");
+            err.println("lazarus: the job did not start: " + (openMpiSaid.isEmpty()
+                    ? "the launcher failed with exit status " + launcherStatus
+                            + " before any rank ran (check --hosts, --rsh-agent and --net)"
+                    : openMpiSaid + "; launcher exit status " + launcherStatus));
             return launcherStatus;
         }
         err.println("lazarus: ranks " + silent + " recorded no exit status (killed or crashed); launcher exit status "
-                + launcherStatus);
+                + launcherStatus + (openMpiSaid.isEmpty() ? "" : "; Open MPI: " + openMpiSaid));
         return launcherStatus != 0 ? launcherStatus : 1;
     }
 
@@ -202,7 +226,7 @@ public final class JobLauncher {
             command.addAll(List.of("--hostfile", request.hostsFile().toAbsolutePath().toString()));
         }
         if (request.rshAgent() != null) {
-            command.addAll(List.of("--mca", "plm_rsh_agent", request.rshAgent()));
+            command.addAll(List.of("--mca", "plm_rsh_agent", absoluteAgent(request.rshAgent())));
         }
         if (request.network() != null) {
             command.addAll(List.of("--mca", "oob_tcp_if_include", request.network(),
@@ -292,6 +316,22 @@ public final class JobLauncher {
         }
         throw new IllegalArgumentException("--rsh-agent=" + agent + ": no executable program"
                 + (agent.contains(":") ? " among its alternatives" : "") + " (a path, or a command on PATH)");
+    }
+
+    /**
+     * Open MPI's daemons look a relative agent up on their PATH, not in this directory, and fail with only their own
+     * text ("FORCE-TERMINATE AT Not found"): a program given as a relative path is made absolute here.
+     */
+    static String absoluteAgent(String agent) {
+        List<String> alternatives = new ArrayList<>();
+        for (String alternative : agent.split(":", -1)) {
+            String stripped = alternative.strip();
+            int end = stripped.indexOf(' ') < 0 ? stripped.length() : stripped.indexOf(' ');
+            String program = stripped.substring(0, end);
+            alternatives.add(program.contains("/") && !program.startsWith("/")
+                    ? Path.of(program).toAbsolutePath().normalize() + stripped.substring(end) : alternative);
+        }
+        return String.join(":", alternatives);
     }
 
     private void checkApplication(String application, List<Path> classpath) {

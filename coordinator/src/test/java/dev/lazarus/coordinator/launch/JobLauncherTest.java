@@ -7,9 +7,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -133,6 +138,72 @@ class JobLauncherTest {
         assertEquals(137, launcher.run(new LaunchPlan(request, List.of("sh", "-c", startedAndDied), Map.of())));
         assertEquals("lazarus: ranks [1] recorded no exit status (killed or crashed); launcher exit status 137\n",
                 err.toString(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * Open MPI's own lines on mpirun's standard error never reach the user: one line of ours says what they meant and
+     * where they are kept (a 0600 file), while the ranks' lines on the same stream pass through unchanged.
+     */
+    @Test
+    void openMpisOwnTextIsOneLineOfOursAndKeptInAPrivateLog() throws Exception {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JobLauncher launcher = new JobLauncher(new InstallLayout(HOME), JAVA_HOME, environment(),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        LaunchRequest request = request(2, Backend.OPENMPI, null, List.of(), "npb.CG");
+        String script = "echo 'lazarus: a rank line' >&2; echo '" + "-".repeat(74) + "' >&2;"
+                + " echo 'ORTE has lost communication with a remote daemon.' >&2; echo '" + "-".repeat(74) + "' >&2;"
+                + " touch \"$LAZARUS_STATUS_DIR/rank-0.started\"; exit 205";
+        assertEquals(205, launcher.run(new LaunchPlan(request, List.of("sh", "-c", script), Map.of())));
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(2, lines.size(), lines.toString());
+        assertEquals("lazarus: a rank line", lines.get(0));
+        Matcher said = Pattern.compile("lazarus: ranks \\[0, 1\\] recorded no exit status \\(killed or crashed\\);"
+                + " launcher exit status 205; Open MPI: Open MPI lost a host's daemon: the host or its network failed"
+                + " \\(Open MPI's text: (\\S+)\\)").matcher(lines.get(1));
+        assertTrue(said.matches(), lines.get(1));
+        Path log = Path.of(said.group(1));
+        try {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(log)));
+            assertEquals(List.of("-".repeat(74), "ORTE has lost communication with a remote daemon.", "-".repeat(74)),
+                    Files.readAllLines(log));
+        } finally {
+            Files.deleteIfExists(log);
+        }
+    }
+
+    /**
+     * Real mpirun, whose remote shell fails the way ssh does to an unreachable host: Open MPI's and the shell's text
+     * become one line that names the host, and the status is the launcher's.
+     */
+    @Test
+    void aRemoteShellThatCannotReachAHostIsOneLineOfOurs(@TempDir Path dir) throws Exception {
+        Path hosts = Files.writeString(dir.resolve("hosts"), "192.0.2.1 slots=2\n");   // TEST-NET-1: never a host
+        Path agent = dir.resolve("ssh");
+        // Open MPI calls the agent as ssh: options first (-x), then the host, then the daemon's command line.
+        Files.writeString(agent, "#!/bin/sh\nwhile [ \"${1#-}\" != \"$1\" ]; do shift; done\n"
+                + "echo \"ssh: connect to host $1 port 22: Connection refused\" >&2\nexit 255\n");
+        Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwx------"));
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        JobLauncher launcher = new JobLauncher(new InstallLayout(HOME), JAVA_HOME, environment(),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        LaunchRequest request = new LaunchRequest(2, Backend.OPENMPI, hosts, agent.toString(), null, List.of(),
+                List.of(), "npb.EP", List.of("--class", "S"), Duration.ofMinutes(2));
+        int status = launcher.run(launcher.plan(request));
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(1, lines.size(), lines.toString());
+        Matcher said = Pattern.compile("lazarus: the job did not start: cannot reach host 192\\.0\\.2\\.1 by ssh"
+                + " \\(port 22\\): Connection refused \\(check --hosts and --net\\) \\(Open MPI's text: (\\S+)\\);"
+                + " launcher exit status " + status).matcher(lines.getFirst());
+        assertTrue(status != 0 && said.matches(), status + ": " + lines);
+        Files.deleteIfExists(Path.of(said.group(1)));
+    }
+
+    @Test
+    void aRelativeRemoteShellIsMadeAbsoluteForOpenMpisDaemons() {
+        String cwd = Path.of("").toAbsolutePath().toString();
+        assertEquals(cwd + "/scripts/netns-rsh -x:ssh:/usr/bin/rsh", JobLauncher.absoluteAgent(
+                "scripts/netns-rsh -x:ssh:/usr/bin/rsh"));
+        assertEquals(cwd + "/rsh", JobLauncher.absoluteAgent("./rsh"));
     }
 
     /** The checks before mpirun must not refuse what Open MPI accepts: comments, slot keys, user@host, agents. */
