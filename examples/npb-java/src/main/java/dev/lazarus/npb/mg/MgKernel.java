@@ -34,36 +34,39 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * replicated level (only with more than one rank); {@code a} and {@code c} the operator and smoother coefficients
  * (four constants each, plain arrays).
  *
- * <p><b>Code regions</b> of the timed loop, per iteration (NPB's mg3P split along its V-cycle phases, then NPB's
- * resid):
+ * <p><b>Code regions</b> of the timed loop, per iteration: NPB's resid, then its mg3P split along the V-cycle's
+ * phases. NPB computes the residual before the loop and at the end of each iteration; here each iteration starts with
+ * it, so that the finest level of {@code u} is written in the last region only (see below):
  * <ol>
+ *   <li>{@link #resid()}: the residual {@code r = v - A u} at level lt (in iteration 1 followed by NPB's timed
+ *       norm2u3 of the prologue);</li>
  *   <li>{@link #restrictResidual()}: rprj3 of {@code r} from level lt down to lb;</li>
  *   <li>{@link #solveCoarsest()}: {@code u} at level lb from psinv on {@code r};</li>
  *   <li>{@link #prolongateAndSmooth()}: levels lb+1..lt-1 up: interp of {@code u}, resid into {@code r}, psinv;</li>
- *   <li>{@link #correctFinest()}: level lt: interp into {@code u}, resid {@code r = v - A u}, psinv;</li>
- *   <li>{@link #resid()}: the new residual {@code r = v - A u} at level lt (in the last iteration followed by NPB's
- *       final norm2u3, which NPB times).</li>
+ *   <li>{@link #correctFinest()}: level lt: interp into {@code u}, resid {@code r = v - A u}, psinv.</li>
  * </ol>
+ * NPB's last resid and norm2u3, which NPB times, run in {@link #verify()} on the {@code u} the loop left, and their
+ * time is added to the loop's in the report.
  * {@link #progress(int)} at the start of an iteration only prints NPB's "iter" line and is not a region.
  *
  * <p><b>EasyCrash.</b> {@code u}, the finest level of the solution, is the candidate that matters (the paper's
  * Table 7 and §3): it lives through the main loop, is written in it, and a restart takes it from NVM as it is.
  * {@code uCoarse}, the coarser levels, is a candidate too, but every V-cycle zeroes each level before reading it.
  * Between iterations the state of MG is exactly the finest level of {@code u}: every coarser level is recomputed from
- * the finest before it is read, and the finest residual {@code r = v - A u} is what NPB's timed prologue computes
- * before the loop, so {@link #initialize} recomputes it on every start (on a restart from the {@code u} NVM kept). A
- * restart at an iteration boundary therefore reproduces the uninterrupted run bit for bit. A crash in
- * {@code correctFinest} or {@code resid} (at class S 84% of the loop's accesses) finds {@code u} already corrected
- * for the iteration the restart repeats, which NPB's check of rnm2 rejects however well {@code u} was persisted.
- * {@code r} (every level), {@code v} (never written in the loop, rebuilt by zran3) and the scratch {@code rFull} are
- * {@link ObjectRole#REINITIALIZED}. The norms are recomputed from {@code r} in the last iteration, so nothing else
- * needs to survive. NPB's timed section holds the pre-loop resid (and on a fresh start norm2u3); {@link #initialize}
- * runs them last, times them, and the report adds that time to the loop's.
+ * the finest before it is read, and each iteration recomputes the finest residual from {@code u} first. Only
+ * {@code correctFinest}, the last region, writes the finest {@code u}. A process crash (SIGKILL: memory survives) in
+ * any of the first four regions therefore leaves {@code u} as the last completed iteration left it, and the restart
+ * from the bookmark reproduces the uninterrupted run bit for bit. A crash in {@code correctFinest} finds {@code u}
+ * partly or wholly corrected for the iteration the restart repeats, which NPB's check of rnm2 rejects however well
+ * {@code u} was persisted. (With NPB's order, resid last, a crash in resid too found {@code u} already corrected: at
+ * class B on 2 ranks 1 of 9 SIGKILLed runs' restarts was accepted.) {@code r} (every level), {@code v} (never written
+ * in the loop, rebuilt by zran3) and the scratch {@code rFull} are {@link ObjectRole#REINITIALIZED}. The norms are
+ * recomputed from {@code r} after the loop, so nothing else needs to survive.
  */
 public final class MgKernel implements RecomputableApplication, Recomputable {
     private static final String NAME = "npb.MG";
     private static final List<String> REGIONS =
-            List.of("restrictResidual", "solveCoarsest", "prolongateAndSmooth", "correctFinest", "resid");
+            List.of("resid", "restrictResidual", "solveCoarsest", "prolongateAndSmooth", "correctFinest");
     /** Grid points the untimed warm-up V-cycles cover at least (see {@link #warmUpCycles()}). */
     private static final long WARM_UP_POINTS = 1L << 23;
     /** Most warm-up V-cycles (class S). */
@@ -111,8 +114,8 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     private final double[] reduced = new double[2];
     private double rnm2;
     private double rnmu;
-    /** Slowest rank's seconds of NPB's timed pre-loop resid (and on a fresh start norm2u3) in this start. */
-    private double prologueSeconds;
+    /** Slowest rank's seconds of NPB's timed final resid and norm2u3, in the last {@link #verify()}. */
+    private double epilogueSeconds;
     /** How the last {@link #run} went under EasyCrash (for tests). */
     private RecomputingRun.Outcome outcome;
 
@@ -136,8 +139,8 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         prepare(comm, args);
         header();
         outcome = RecomputingRun.run(comm, this, settings, null, System.err);
-        // NPB's timed section is the pre-loop resid and norm2u3 plus the loop; a restart runs the resid only.
-        double seconds = outcome.seconds() + prologueSeconds;
+        // NPB's timed section ends with the final resid and norm2u3, which verify() runs.
+        double seconds = outcome.seconds() + epilogueSeconds;
         if (comm.rank() == 0) {
             report(seconds, outcome.verdict());
         }
@@ -240,8 +243,8 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
 
     /**
      * Builds {@code v} (zran3); on a fresh start also NPB's untimed warm-up (V-cycle and residual from
-     * {@code u = 0}, see {@link #warmUpCycles()}) and then {@code u = 0}. Last, timed as NPB's prologue, the residual
-     * {@code r = v - A u} (on a restart from the {@code u} NVM kept) and on a fresh start its norm2u3.
+     * {@code u = 0}, see {@link #warmUpCycles()}) and then {@code u = 0}. NPB's timed prologue, the residual of
+     * {@code u}, is the first region of every iteration.
      */
     @Override
     public void initialize(boolean fresh) {
@@ -259,12 +262,6 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         }
         comm.barrier();
         double tinit = (System.nanoTime() - start) * 1.0e-9;
-        long prologue = System.nanoTime();
-        resid();
-        if (fresh) {
-            norm2u3();
-        }
-        prologueSeconds = comm.allreduce((System.nanoTime() - prologue) * 1.0e-9, ReduceOp.MAX);
         if (!quiet && comm.rank() == 0) {
             System.out.printf(Locale.ROOT, " Initialization time: %15.3f seconds%n%n", tinit);
         }
@@ -297,24 +294,31 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         progress(it);
         for (int region = 0; region < regions; region++) {
             switch (region) {
-                case 0 -> restrictResidual();
-                case 1 -> solveCoarsest();
-                case 2 -> prolongateAndSmooth();
-                case 3 -> correctFinest();
-                default -> {
+                case 0 -> {
                     resid();
-                    if (it == params.nit()) {
-                        norm2u3();
+                    if (it == 1) {
+                        norm2u3();   // NPB's prologue times it; its value is not used
                     }
                 }
+                case 1 -> restrictResidual();
+                case 2 -> solveCoarsest();
+                case 3 -> prolongateAndSmooth();
+                default -> correctFinest();
             }
             easyCrash.endRegion(region, it);
         }
     }
 
-    /** NPB's check of the final rnm2, with rank 0's value on every rank so that all return the same verdict. */
+    /**
+     * NPB's last resid and norm2u3 on the {@code u} the loop left, then NPB's check of rnm2, with rank 0's value on
+     * every rank so that all return the same verdict.
+     */
     @Override
     public Verdict verify() {
+        long start = System.nanoTime();
+        resid();
+        norm2u3();
+        epilogueSeconds = comm.allreduce((System.nanoTime() - start) * 1.0e-9, ReduceOp.MAX);
         reduced[0] = rnm2;
         comm.bcast(reduced, 0, 1, ElementType.DOUBLE, 0);
         rnm2 = reduced[0];
@@ -331,20 +335,20 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
 
     // ---- regions of the timed loop -------------------------------------------------------------------------------
 
-    /** Region 1: restrict the residual from the finest grid down to the coarsest. */
+    /** Region 2: restrict the residual from the finest grid down to the coarsest. */
     private void restrictResidual() {
         for (int k = lt; k >= lb + 1; k--) {
             rprj3(k);
         }
     }
 
-    /** Region 2: approximate solution on the coarsest grid. */
+    /** Region 3: approximate solution on the coarsest grid. */
     private void solveCoarsest() {
         MgOps.zero3(uLevel(lb), uOff(lb), grid.size(lb));
         psinv(lb);
     }
 
-    /** Region 3: on the way up, prolongate the coarser correction, form the residual and smooth. */
+    /** Region 4: on the way up, prolongate the coarser correction, form the residual and smooth. */
     private void prolongateAndSmooth() {
         for (int k = lb + 1; k <= lt - 1; k++) {
             MgOps.zero3(uLevel(k), uOff(k), grid.size(k));
@@ -354,14 +358,14 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         }
     }
 
-    /** Region 4: correct the finest approximation, recompute its residual against v and smooth. */
+    /** Region 5: correct the finest approximation, recompute its residual against v and smooth. */
     private void correctFinest() {
         interp(lt);
         residAt(lt, v, 0);
         psinv(lt);
     }
 
-    /** Region 5 (NPB's resid after mg3P): the residual r = v - A u on the finest grid. */
+    /** Region 1 (NPB's resid before mg3P): the residual r = v - A u on the finest grid. */
     private void resid() {
         residAt(lt, v, 0);
     }
