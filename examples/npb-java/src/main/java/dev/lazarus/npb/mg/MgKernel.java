@@ -59,7 +59,7 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * from the bookmark reproduces the uninterrupted run bit for bit. A crash in {@code correctFinest} finds {@code u}
  * partly or wholly corrected for the iteration the restart repeats, which NPB's check of rnm2 rejects however well
  * {@code u} was persisted. (With NPB's order, resid last, a crash in resid too found {@code u} already corrected: at
- * class B on 2 ranks 1 of 9 SIGKILLed runs' restarts was accepted.) {@code r} (every level), {@code v} (never written
+ * class B on 2 ranks 6 of 30 SIGKILLed runs' restarts were accepted.) {@code r} (every level), {@code v} (never written
  * in the loop, rebuilt by zran3) and the scratch {@code rFull} are {@link ObjectRole#REINITIALIZED}. The norms are
  * recomputed from {@code r} after the loop, so nothing else needs to survive.
  */
