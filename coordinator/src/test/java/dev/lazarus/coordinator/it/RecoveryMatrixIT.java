@@ -55,7 +55,9 @@ class RecoveryMatrixIT {
             List<Arguments> all = new ArrayList<>();
             String only = System.getProperty("lazarus.matrix.backend", "");
             for (String backend : only.isEmpty() ? List.of("openmpi", "mpj") : List.of(only)) {
-                for (String app : EVERY.keySet().stream().sorted().toList()) {
+                String onlyApp = System.getProperty("lazarus.matrix.app", "");
+                for (String app : EVERY.keySet().stream().sorted().filter(a -> onlyApp.isEmpty() || a.equals(onlyApp))
+                        .toList()) {
                     for (RecoveryPath path : RecoveryPath.values()) {
                         if (System.getProperty("lazarus.matrix.path", path.name()).equals(path.name())) {
                             all.add(Arguments.of(backend, app, path));
