@@ -67,6 +67,9 @@ final class MgOps {
     /**
      * u = u + C r on the interior, the smoother (NPB's psinv without its comm3). Like mg.f it assumes
      * {@code c(3) = 0} and drops that term.
+     *
+     * <p>The row of neighbour sums (r1, r2) is written out as in {@link #resid} on purpose: moved into a shared helper,
+     * the heap versions ran 7% (psinv) and 11% (resid) slower in {@code MgLoopsBench}.
      */
     static void psinv(DoubleArray r, int ro, DoubleArray u, int uo, int n1, int n2, int n3, double[] cc,
                       double[] r1, double[] r2) {
