@@ -5,20 +5,22 @@ import dev.lazarus.easycrash.trace.Tracing;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
-/** A {@code double} array in the persistent heap. Accessors compile to plain loads and stores in production. */
+/**
+ * A {@code double} array in the persistent heap. Accessors compile to an array-style bounds check and a plain load or
+ * store in production ({@link HeapMemory} says why not through the segment).
+ */
 final class MappedDoubleArray extends DoubleArray {
-    /**
-     * Unaligned, although every element is aligned (objects start on a page of the mapped heap): an aligned layout
-     * makes every access test the address's low bits, a test C2 folds away for some index expressions but leaves in
-     * the loop for others (a test and branch per element in MG's psinv for {@code r.get(c - 1, i)}, whose loop then
-     * is not unrolled, and eight per element in rprj3's {@code r.get(row - 1, j, 2)} loop). On x86-64 and AArch64 the
-     * load and store instructions are the same.
-     */
+    /** The first element's address in the mapping, for {@link HeapMemory}. */
+    private final long address;
+
+    /** For the bulk copies; elements are loaded and stored through {@link HeapMemory}. */
     private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     MappedDoubleArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
         super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 8));
+        this.address = segment.address();
     }
 
     @Override
@@ -26,7 +28,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
-        return segment.getAtIndex(LAYOUT, index);
+        return HeapMemory.getDouble(address + ((long) Objects.checkIndex(index, length) << 3));
     }
 
     @Override
@@ -34,7 +36,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
-        segment.setAtIndex(LAYOUT, index, value);
+        HeapMemory.putDouble(address + ((long) Objects.checkIndex(index, length) << 3), value);
     }
 
     @Override
@@ -43,7 +45,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + (index << 3), 8);
         }
-        return segment.getAtIndex(LAYOUT, index);
+        return HeapMemory.getDouble(address + (Objects.checkIndex(index, length) << 3));
     }
 
     @Override
@@ -52,7 +54,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + (index << 3), 8);
         }
-        segment.setAtIndex(LAYOUT, index, value);
+        HeapMemory.putDouble(address + (Objects.checkIndex(index, length) << 3), value);
     }
 
     @Override

@@ -5,13 +5,18 @@ import dev.lazarus.easycrash.trace.Tracing;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
-/** A {@code int} array in the persistent heap. Accessors compile to plain loads and stores in production. */
+/** A {@code int} array in the persistent heap; elements go through {@link HeapMemory}. */
 final class MappedIntArray extends IntArray {
+    /** The first element's address in the mapping, for {@link HeapMemory}. */
+    private final long address;
+
     private static final ValueLayout.OfInt LAYOUT = ValueLayout.JAVA_INT;
 
     MappedIntArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
         super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 4));
+        this.address = segment.address();
     }
 
     @Override
@@ -19,7 +24,7 @@ final class MappedIntArray extends IntArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 2), 4);
         }
-        return segment.getAtIndex(LAYOUT, index);
+        return HeapMemory.getInt(address + ((long) Objects.checkIndex(index, length) << 2));
     }
 
     @Override
@@ -27,7 +32,7 @@ final class MappedIntArray extends IntArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 2), 4);
         }
-        segment.setAtIndex(LAYOUT, index, value);
+        HeapMemory.putInt(address + ((long) Objects.checkIndex(index, length) << 2), value);
     }
 
     @Override

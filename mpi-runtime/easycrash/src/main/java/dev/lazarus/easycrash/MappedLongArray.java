@@ -5,13 +5,18 @@ import dev.lazarus.easycrash.trace.Tracing;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.Objects;
 
-/** A {@code long} array in the persistent heap. Accessors compile to plain loads and stores in production. */
+/** A {@code long} array in the persistent heap; elements go through {@link HeapMemory}. */
 final class MappedLongArray extends LongArray {
+    /** The first element's address in the mapping, for {@link HeapMemory}. */
+    private final long address;
+
     private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG;
 
     MappedLongArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
         super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 8));
+        this.address = segment.address();
     }
 
     @Override
@@ -19,7 +24,7 @@ final class MappedLongArray extends LongArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
-        return segment.getAtIndex(LAYOUT, index);
+        return HeapMemory.getLong(address + ((long) Objects.checkIndex(index, length) << 3));
     }
 
     @Override
@@ -27,7 +32,7 @@ final class MappedLongArray extends LongArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
-        segment.setAtIndex(LAYOUT, index, value);
+        HeapMemory.putLong(address + ((long) Objects.checkIndex(index, length) << 3), value);
     }
 
     @Override

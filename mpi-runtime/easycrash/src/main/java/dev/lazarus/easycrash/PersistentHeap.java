@@ -312,7 +312,6 @@ public final class PersistentHeap implements AutoCloseable {
 
     private DataObject attach(String name, ElementType type, int length, ObjectRole role) {
         ObjectDescriptor.checkName(name);
-        AccessWarmUp.once();
         DataObject known = attached.get(name);
         if (known != null) {
             throw new IllegalArgumentException("object " + name + " is already attached");

@@ -8,11 +8,8 @@ import dev.lazarus.easycrash.IntArray;
  * benchmarks of the loops, which therefore time the kernel's own code on either implementation of the objects
  * (persistent heap or plain arrays).
  *
- * <p>Each method performs the floating-point operations of NPB's loops in NPB's order. The loops are shaped for the
- * JIT: the objects and bounds arrive as parameters (nothing is re-read from a field inside a loop), and every
- * sequential access uses the loop variable itself as its element index. On the persistent heap the JIT then hoists the
- * bounds checks of those accesses out of the loop; it cannot for an index computed as {@code base + i}, whose
- * {@code int} sum might overflow before it is widened to the heap's {@code long} offset.
+ * <p>Each method performs the floating-point operations of NPB's loops in NPB's order. The objects and bounds arrive
+ * as parameters, so nothing is re-read from a field inside a loop.
  */
 final class CgOps {
     private CgOps() {
