@@ -7,7 +7,7 @@ source "$ROOT/scripts/bench/jdk.sh"
   echo "$(basename "$0"): $BENCH is not built (./mvnw -B package -DskipTests, or run without LAZARUS_NO_BUILD=1)" >&2
   exit 1
 }
-flags=(--enable-native-access=ALL-UNNAMED -Djava.library.path="${LAZARUS_OMPI_LIB:-/usr/lib/x86_64-linux-gnu}"
+flags=(--enable-native-access=ALL-UNNAMED --add-modules=jdk.incubator.vector -Djava.library.path="${LAZARUS_OMPI_LIB:-/usr/lib/x86_64-linux-gnu}"
   --add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED
   --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
   --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow

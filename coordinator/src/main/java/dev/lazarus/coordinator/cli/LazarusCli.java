@@ -73,7 +73,7 @@ public final class LazarusCli implements Runnable {
     }
 
     JobLauncher launcher() {
-        return new JobLauncher(layout, javaHome, environment, err);
+        return new JobLauncher(layout, javaHome, environment, out, err);
     }
 
     PrintStream out() {

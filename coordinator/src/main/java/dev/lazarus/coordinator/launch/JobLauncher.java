@@ -42,19 +42,28 @@ public final class JobLauncher {
     private final InstallLayout layout;
     private final Path javaHome;
     private final Map<String, String> environment;
+    private final PrintStream out;
     private final PrintStream err;
+
+    /** As {@link #JobLauncher(InstallLayout, Path, Map, PrintStream, PrintStream)}, the job's output to System.out. */
+    public JobLauncher(InstallLayout layout, Path javaHome, Map<String, String> environment, PrintStream err) {
+        this(layout, javaHome, environment, System.out, err);
+    }
 
     /**
      * @param layout      where the built jars are
      * @param javaHome    the JDK 25 the ranks run on
      * @param environment the environment to read settings from ({@code PATH}, {@code MPJ_HOME},
      *                    {@code LAZARUS_OMPI_LIB})
-     * @param err         where the launcher's own messages go
+     * @param out         where MPJ's job output goes (mpirun's is inherited)
+     * @param err         where the launcher's own messages and the ranks' standard error go
      */
-    public JobLauncher(InstallLayout layout, Path javaHome, Map<String, String> environment, PrintStream err) {
+    public JobLauncher(InstallLayout layout, Path javaHome, Map<String, String> environment, PrintStream out,
+                       PrintStream err) {
         this.layout = layout;
         this.javaHome = javaHome;
         this.environment = Map.copyOf(environment);
+        this.out = out;
         this.err = err;
     }
 
@@ -117,18 +126,23 @@ public final class JobLauncher {
         try {
             ProcessBuilder builder = new ProcessBuilder(endsWithThisProcess(plan.command())).inheritIO();
             boolean openMpi = plan.request().backend() == Backend.OPENMPI;
-            if (openMpi) {
-                builder.redirectError(ProcessBuilder.Redirect.PIPE);   // Open MPI's own text is read apart
+            // Read apart: Open MPI's own text, and the rank JVMs' start-up notice (either backend; MPJ forwards the
+            // rank JVMs' standard error to its standard output).
+            builder.redirectError(ProcessBuilder.Redirect.PIPE);
+            if (!openMpi) {
+                builder.redirectOutput(ProcessBuilder.Redirect.PIPE);
             }
             builder.environment().putAll(plan.environment());
             int launcherStatus;
             LauncherErrorStream launcherErr = null;
+            LauncherOutputStream launcherOut = null;
             // The status directory is unique to this launch, so its variable also marks the launch's processes.
             try (JobProcessTree job = JobProcessTree.start(builder, ExitStatusFiles.ENV, statusDir.toString())) {
                 Process process = job.launcher();
-                if (openMpi) {
-                    launcherErr = LauncherErrorStream.start(process.getErrorStream(), err,
-                            Path.of(System.getProperty("java.io.tmpdir")));
+                launcherErr = LauncherErrorStream.start(process.getErrorStream(), err,
+                        Path.of(System.getProperty("java.io.tmpdir")), openMpi);
+                if (!openMpi) {
+                    launcherOut = LauncherOutputStream.start(process.getInputStream(), out);
                 }
                 if (plan.request().timeout() == null) {
                     launcherStatus = process.waitFor();
@@ -146,6 +160,9 @@ public final class JobLauncher {
                             + " (exit status " + launcherStatus + ")");
                 }
             } // closing also kills the job when this thread is interrupted or fails while it runs
+            if (launcherOut != null) {
+                launcherOut.awaitEnd();
+            }
             for (int rank = 0; rank < plan.request().ranks(); rank++) {
                 if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.RELAUNCH) {
                     return RELAUNCHED;
@@ -257,10 +274,12 @@ public final class JobLauncher {
     }
 
     /**
-     * What every rank JVM needs: FFM native access (libpmem, Open MPI), and the module openings Chronicle Map (the
-     * EasyCrash object directory) needs on Java 25. The parent POM gives test JVMs the same list.
+     * What every rank JVM needs: FFM native access (libpmem, Open MPI), the Vector API (the persistent heap's
+     * vectorized bulk operations; its start-up notice is {@link RankJvmNotice}), and the module openings Chronicle
+     * Map (the EasyCrash object directory) needs on Java 25. The parent POM gives test JVMs the same list.
      */
     public static final List<String> RANK_JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
+            "--add-modules=jdk.incubator.vector",
             "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
             "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
             "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",

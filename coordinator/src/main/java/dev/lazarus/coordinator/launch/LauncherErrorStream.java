@@ -16,8 +16,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Reads mpirun's standard error while the job runs: the ranks' lines go on to the user's terminal at once, Open MPI's
- * own text ({@link OpenMpiText}) goes to a launcher log instead, a 0600 file made when the first such line arrives.
+ * Reads the launcher's standard error while the job runs: the ranks' lines go on to the user's terminal at once, the
+ * rank JVMs' start-up notice ({@link RankJvmNotice}) is dropped, and with mpirun Open MPI's own text
+ * ({@link OpenMpiText}) goes to a launcher log instead, a 0600 file made when the first such line arrives.
  * When the launch ends, {@link #summary} says in one line what that text meant and where it is.
  */
 final class LauncherErrorStream {
@@ -29,6 +30,8 @@ final class LauncherErrorStream {
 
     private final PrintStream err;
     private final Path logDirectory;
+    /** Whether the launcher is Open MPI's mpirun, whose own text is diverted; MPJ's lines all go to the terminal. */
+    private final boolean openMpi;
     private final OpenMpiText text = new OpenMpiText();
     private final List<String> diverted = new ArrayList<>();
     private final Thread pump;
@@ -37,8 +40,9 @@ final class LauncherErrorStream {
     private int dropped;
     private String logProblem;
 
-    private LauncherErrorStream(InputStream launcherErr, PrintStream err, Path logDirectory) {
+    private LauncherErrorStream(InputStream launcherErr, PrintStream err, Path logDirectory, boolean openMpi) {
         this.err = err;
+        this.openMpi = openMpi;
         this.logDirectory = logDirectory;
         this.pump = Thread.ofPlatform().daemon().name("lazarus-launcher-stderr").start(() -> pump(launcherErr));
     }
@@ -47,15 +51,20 @@ final class LauncherErrorStream {
      * @param launcherErr  the launcher's standard error
      * @param err          where the ranks' lines go
      * @param logDirectory where the launcher log is made, if Open MPI prints anything
+     * @param openMpi      whether the launcher is mpirun (else MPJ's, whose lines are only cleared of the rank JVMs'
+     *                     {@link RankJvmNotice})
      */
-    static LauncherErrorStream start(InputStream launcherErr, PrintStream err, Path logDirectory) {
-        return new LauncherErrorStream(launcherErr, err, logDirectory);
+    static LauncherErrorStream start(InputStream launcherErr, PrintStream err, Path logDirectory, boolean openMpi) {
+        return new LauncherErrorStream(launcherErr, err, logDirectory, openMpi);
     }
 
     private void pump(InputStream launcherErr) {
         try (BufferedReader reader = new BufferedReader(new InputStreamReader(launcherErr, StandardCharsets.UTF_8))) {
             for (String line; (line = reader.readLine()) != null; ) {
-                if (text.isOpenMpis(line)) {
+                if (RankJvmNotice.is(line)) {
+                    continue;
+                }
+                if (openMpi && text.isOpenMpis(line)) {
                     divert(line);
                 } else {
                     err.println(line);

@@ -71,7 +71,7 @@ final class RankJvmCheck {
             if (process.exitValue() == 0) {
                 return null;
             }
-            return output.lines().map(String::strip).filter(l -> !l.isEmpty()).findFirst()
+            return output.lines().map(String::strip).filter(l -> !l.isEmpty() && !RankJvmNotice.is(l)).findFirst()
                     .orElse("exit status " + process.exitValue());
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the rank JVM: java=" + command.getFirst() + " ("

@@ -172,6 +172,33 @@ class JobLauncherTest {
     }
 
     /**
+     * Each rank JVM prints the JDK's incubator notice (the Vector API is resolved for the heap's bulk operations) on
+     * its standard error, which MPJ's launcher forwards to its standard output: with either backend the user sees the
+     * ranks' own lines only, in order, on the stream they were written to.
+     */
+    @Test
+    void theRankJvmsIncubatorNoticeIsDroppedWithEitherBackend() throws Exception {
+        for (Backend backend : Backend.values()) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            ByteArrayOutputStream err = new ByteArrayOutputStream();
+            JobLauncher launcher = new JobLauncher(new InstallLayout(HOME), JAVA_HOME, environment(),
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(err, true, StandardCharsets.UTF_8));
+            LaunchRequest request = request(1, backend, null, List.of(), "npb.CG");
+            String notice = "echo '" + RankJvmNotice.INCUBATOR + "'";
+            String script = notice + " >&2; echo 'rank 0 says one' >&2; " + notice + " >&2; echo 'rank 0 says two' >&2;"
+                    + (backend == Backend.MPJ ? notice + "; echo 'rank 0 prints';" : "")
+                    + " touch \"$LAZARUS_STATUS_DIR/rank-0.started\"; echo 0 > \"$LAZARUS_STATUS_DIR/rank-0.status\"";
+            assertEquals(0, launcher.run(new LaunchPlan(request, List.of("sh", "-c", script), Map.of())));
+            assertEquals(List.of("rank 0 says one", "rank 0 says two"),
+                    err.toString(StandardCharsets.UTF_8).lines().toList(), backend.name());
+            if (backend == Backend.MPJ) {
+                assertEquals(List.of("rank 0 prints"), out.toString(StandardCharsets.UTF_8).lines().toList());
+            }
+        }
+    }
+
+    /**
      * Real mpirun, whose remote shell fails the way ssh does to an unreachable host: Open MPI's and the shell's text
      * become one line that names the host, and the status is the launcher's.
      */

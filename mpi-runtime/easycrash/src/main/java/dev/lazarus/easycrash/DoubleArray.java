@@ -14,9 +14,11 @@ import java.lang.foreign.MemorySegment;
  * {@link #set(int, double)} check the index as an array access does and then load or store at an address, so C2
  * compiles them to the array loop's code, with the bounds check hoisted out of the loop when the index is linear in
  * the loop counter ({@code a.get(row + i)}, {@code a.get(2 * i + 1)}); the {@code (long base, int i, int stride)}
- * accessors, element {@code base + stride * i}, compile the same way. One difference remains: C2 on JDK 25 does not vectorize a loop that writes one heap
- * object and reads another (it cannot prove that two native address ranges do not overlap, a check JDK 26 adds), so
- * such a streaming loop runs at the speed of the same loop over arrays with vectorization off.
+ * accessors, element {@code base + stride * i}, compile the same way. One difference remains: C2 on JDK 25 does not
+ * vectorize a loop that writes one heap object and reads another (it cannot prove that two native address ranges do
+ * not overlap, a check JDK 26 adds), so such a streaming loop runs as the array loop would with vectorization off.
+ * The bulk operations {@link #addScaled}, {@link #scaleAndAdd} and {@link #scaleComplex} are vectorized on the heap
+ * and give the element loop's results to the bit.
  */
 public abstract sealed class DoubleArray extends DataObject permits MappedDoubleArray, PlainDoubleArray {
 
@@ -56,6 +58,37 @@ public abstract sealed class DoubleArray extends DataObject permits MappedDouble
 
     /** Stores {@code value} at element {@code base + stride * i}, the strided loop accessor. */
     public abstract void set(long base, int i, int stride, double value);
+
+    /**
+     * {@code this[j] = this[j] + alpha * x[j]} for {@code j} in {@code [from, to)}, BLAS's daxpy: the element loop's
+     * results, vectorized on the persistent heap (see the class comment). {@code x} may be this object.
+     *
+     * @throws IndexOutOfBoundsException unless {@code [from, to)} lies within both objects
+     */
+    public abstract void addScaled(double alpha, DoubleArray x, int from, int to);
+
+    /**
+     * {@code this[j] = x[j] + beta * this[j]} for {@code j} in {@code [from, to)} (CG's direction update), vectorized
+     * as {@link #addScaled}.
+     *
+     * @throws IndexOutOfBoundsException unless {@code [from, to)} lies within both objects
+     */
+    public abstract void scaleAndAdd(double beta, DoubleArray x, int from, int to);
+
+    /**
+     * Multiplies complex numbers stored as pairs, {@code (this[2i], this[2i+1])}, by the real {@code factors[i]} for
+     * {@code i} in {@code [0, factors.length())}, and stores each product into {@code copy} at the same place as well
+     * (FT's evolve). The element loop's results, vectorized as {@link #addScaled}.
+     *
+     * @throws IndexOutOfBoundsException unless this object and {@code copy} hold {@code 2 * factors.length()} elements
+     */
+    public abstract void scaleComplex(DoubleArray factors, DoubleArray copy);
+
+    /** Checks that {@code this} and {@code copy} hold a pair per factor, for {@link #scaleComplex}. */
+    final void checkComplexScaling(DoubleArray factors, DoubleArray copy) {
+        DataObject.checkRange(0, 2 * factors.length, length);
+        DataObject.checkRange(0, 2 * factors.length, copy.length);
+    }
 
     /** Sets every element to {@code value}. */
     public abstract void fill(double value);

@@ -58,6 +58,69 @@ final class MappedDoubleArray extends DoubleArray {
     }
 
     @Override
+    public void addScaled(double alpha, DoubleArray x, int from, int to) {
+        Objects.checkFromToIndex(from, to, length);
+        Objects.checkFromToIndex(from, to, x.length);
+        if (vectorized(x)) {
+            VectorLoops.addScaled(segment, alpha, x.segment, from, to);
+        } else {
+            addScaledByElement(alpha, x, from, to);
+        }
+    }
+
+    // The element loops stay out of the bulk methods, so that those are small enough for C2 to inline.
+    private void addScaledByElement(double alpha, DoubleArray x, int from, int to) {
+        for (int j = from; j < to; j++) {
+            set(j, get(j) + alpha * x.get(j));
+        }
+    }
+
+    @Override
+    public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
+        Objects.checkFromToIndex(from, to, length);
+        Objects.checkFromToIndex(from, to, x.length);
+        if (vectorized(x)) {
+            VectorLoops.scaleAndAdd(segment, beta, x.segment, from, to);
+        } else {
+            scaleAndAddByElement(beta, x, from, to);
+        }
+    }
+
+    private void scaleAndAddByElement(double beta, DoubleArray x, int from, int to) {
+        for (int j = from; j < to; j++) {
+            set(j, x.get(j) + beta * get(j));
+        }
+    }
+
+    @Override
+    public void scaleComplex(DoubleArray factors, DoubleArray copy) {
+        checkComplexScaling(factors, copy);
+        if (vectorized(factors) && vectorized(copy)) {
+            VectorLoops.scaleComplex(segment, factors.segment, copy.segment, factors.length);
+        } else {
+            scaleComplexByElement(factors, copy);
+        }
+    }
+
+    private void scaleComplexByElement(DoubleArray factors, DoubleArray copy) {
+        int count = factors.length;
+        for (int i = 0; i < count; i++) {
+            double f = factors.get(i);
+            double re = get(2 * i) * f;
+            double im = get(2 * i + 1) * f;
+            set(2 * i, re);
+            set(2 * i + 1, im);
+            copy.set(2 * i, re);
+            copy.set(2 * i + 1, im);
+        }
+    }
+
+    /** Lane-wise unless the Vector API is missing or a tracer must see each access (campaign JVMs). */
+    private boolean vectorized(DoubleArray x) {
+        return VectorModule.PRESENT && !(Tracing.ENABLED && (tracer != null || x.tracer != null));
+    }
+
+    @Override
     public void fill(double value) {
         for (int i = 0; i < length; i++) {
             set(i, value);

@@ -45,20 +45,20 @@ final class CgOps {
         return sum;
     }
 
-    /** One CG step's update of the solution and residual on {@code [from, to)}: {@code z += alpha p, r -= alpha q}. */
+    /**
+     * One CG step's update of the solution and residual on {@code [from, to)}: {@code z += alpha p, r -= alpha q}.
+     * {@code r + (-alpha) q} is NPB's {@code r - alpha q} to the bit ({@code -alpha * q == -(alpha * q)} exactly).
+     * Bulk operations, as these loops store into one object and load another (see {@link DoubleArray#addScaled}).
+     */
     static void updateSolutionAndResidual(DoubleArray z, DoubleArray r, DoubleArray p, DoubleArray q, double alpha,
                                           int from, int to) {
-        for (int j = from; j < to; j++) {
-            z.set(j, z.get(j) + alpha * p.get(j));
-            r.set(j, r.get(j) - alpha * q.get(j));
-        }
+        z.addScaled(alpha, p, from, to);
+        r.addScaled(-alpha, q, from, to);
     }
 
     /** The next search direction on {@code [from, to)}: {@code p = r + beta p}. */
     static void updateDirection(DoubleArray p, DoubleArray r, double beta, int from, int to) {
-        for (int j = from; j < to; j++) {
-            p.set(j, r.get(j) + beta * p.get(j));
-        }
+        p.scaleAndAdd(beta, r, from, to);
     }
 
     /** {@code sum_j (x[j] - y[j])^2} over {@code j} in {@code [from, to)}, in index order. */

@@ -303,16 +303,7 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
      * {@code u0 *= twiddle} (complex {@code u0} times real {@code twiddle}, element by element) and {@code u1 = u0}.
      */
     static void evolve(DoubleArray u0, DoubleArray u1, DoubleArray twiddle) {
-        final int n = twiddle.length();
-        for (int i = 0; i < n; i++) {
-            final double f = twiddle.get(i);
-            final double x = u0.get(0, i, 2) * f;
-            final double y = u0.get(1, i, 2) * f;
-            u0.set(0, i, 2, x);
-            u0.set(1, i, 2, y);
-            u1.set(0, i, 2, x);
-            u1.set(1, i, 2, y);
-        }
+        u0.scaleComplex(twiddle, u1);   // a bulk operation, as the loop stores into two objects and loads a third
     }
 
     /** Region fft: inverse 3D FFT of {@code u1} (overwritten) into {@code u2}, physical space. */

@@ -1,0 +1,94 @@
+package dev.lazarus.easycrash;
+
+import jdk.incubator.vector.DoubleVector;
+import jdk.incubator.vector.VectorShuffle;
+import jdk.incubator.vector.VectorSpecies;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/**
+ * The persistent heap's streaming loops, written with the Vector API ({@code jdk.incubator.vector}) over the objects'
+ * segments.
+ *
+ * <p>Why: a loop that stores into one heap object and loads from another is not vectorized by C2 on JDK 25, because
+ * it cannot prove that two native address ranges do not overlap (a runtime check for that arrives in JDK 26,
+ * JDK-8324751), while the same loop over two {@code double[]} is (arrays never partially overlap). Written lane-wise
+ * here, CG's {@code z += alpha p} runs as fast as its array loop; element by element it took 3.3 to 7 times as long.
+ * Each lane performs the scalar loop's operations in the same order, with no fused multiply-add, so results are
+ * bit-identical to the element loops. Used only when the module is in the boot layer ({@link VectorModule}; the rank
+ * JVMs add it); otherwise the callers loop element by element.
+ */
+final class VectorLoops {
+    private static final VectorSpecies<Double> SPECIES = DoubleVector.SPECIES_PREFERRED;
+    /** Lane {@code k} takes factor lane {@code k / 2} (first half of the pairs), or {@code k / 2 + length / 2}. */
+    private static final VectorShuffle<Double> LOW_FACTORS = VectorShuffle.fromOp(SPECIES, k -> k / 2);
+    private static final VectorShuffle<Double> HIGH_FACTORS =
+            VectorShuffle.fromOp(SPECIES, k -> k / 2 + SPECIES.length() / 2);
+    /** Bytes per vector. */
+    private static final long STEP = SPECIES.vectorByteSize();
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final ValueLayout.OfDouble ELEMENT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
+
+    private VectorLoops() {
+    }
+
+    /** {@code y[j] = y[j] + alpha * x[j]} for {@code j} in {@code [from, to)}; the caller checked the range. */
+    static void addScaled(MemorySegment y, double alpha, MemorySegment x, int from, int to) {
+        final int tail = from + SPECIES.loopBound(to - from);
+        final long end = (long) tail << 3;
+        for (long at = (long) from << 3; at < end; at += STEP) {
+            DoubleVector product = DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).mul(alpha);
+            DoubleVector.fromMemorySegment(SPECIES, y, at, ORDER).add(product).intoMemorySegment(y, at, ORDER);
+        }
+        for (int j = tail; j < to; j++) {
+            y.setAtIndex(ELEMENT, j, y.getAtIndex(ELEMENT, j) + alpha * x.getAtIndex(ELEMENT, j));
+        }
+    }
+
+    /** {@code y[j] = x[j] + beta * y[j]} for {@code j} in {@code [from, to)}; the caller checked the range. */
+    static void scaleAndAdd(MemorySegment y, double beta, MemorySegment x, int from, int to) {
+        final int tail = from + SPECIES.loopBound(to - from);
+        final long end = (long) tail << 3;
+        for (long at = (long) from << 3; at < end; at += STEP) {
+            DoubleVector product = DoubleVector.fromMemorySegment(SPECIES, y, at, ORDER).mul(beta);
+            DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).add(product).intoMemorySegment(y, at, ORDER);
+        }
+        for (int j = tail; j < to; j++) {
+            y.setAtIndex(ELEMENT, j, x.getAtIndex(ELEMENT, j) + beta * y.getAtIndex(ELEMENT, j));
+        }
+    }
+
+    /**
+     * {@code y[2i] *= f[i], y[2i+1] *= f[i]} for {@code i} in {@code [0, count)}, each product stored into
+     * {@code copy} too: a vector of factors is spread over two vectors of pairs by two lane shuffles. The caller
+     * checked the ranges.
+     */
+    static void scaleComplex(MemorySegment y, MemorySegment factors, MemorySegment copy, int count) {
+        final int tail = SPECIES.loopBound(count);
+        final long end = (long) tail << 3;
+        for (long at = 0; at < end; at += STEP) {
+            DoubleVector factor = DoubleVector.fromMemorySegment(SPECIES, factors, at, ORDER);
+            long low = at << 1;
+            long high = low + STEP;
+            DoubleVector first =
+                    DoubleVector.fromMemorySegment(SPECIES, y, low, ORDER).mul(factor.rearrange(LOW_FACTORS));
+            DoubleVector second =
+                    DoubleVector.fromMemorySegment(SPECIES, y, high, ORDER).mul(factor.rearrange(HIGH_FACTORS));
+            first.intoMemorySegment(y, low, ORDER);
+            second.intoMemorySegment(y, high, ORDER);
+            first.intoMemorySegment(copy, low, ORDER);
+            second.intoMemorySegment(copy, high, ORDER);
+        }
+        for (int i = tail; i < count; i++) {
+            double f = factors.getAtIndex(ELEMENT, i);
+            double re = y.getAtIndex(ELEMENT, 2L * i) * f;
+            double im = y.getAtIndex(ELEMENT, 2L * i + 1) * f;
+            y.setAtIndex(ELEMENT, 2L * i, re);
+            y.setAtIndex(ELEMENT, 2L * i + 1, im);
+            copy.setAtIndex(ELEMENT, 2L * i, re);
+            copy.setAtIndex(ELEMENT, 2L * i + 1, im);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package dev.lazarus.easycrash;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The bulk operations {@code addScaled}, {@code scaleAndAdd} and {@code scaleComplex} give the element loop's results
+ * to the bit on both implementations, over ranges that start and end off a vector boundary (so both the lane-wise loop
+ * and the element tail run), and refuse ranges outside either object. The test JVMs resolve the Vector API, as rank
+ * JVMs do, so the persistent heap's objects take the lane-wise path here.
+ */
+class DoubleArrayBulkOperationsTest {
+    /** Not a multiple of any vector length, and long enough for several vectors of 8 lanes. */
+    private static final int LENGTH = 203;
+    private static final int FROM = 5;
+    private static final int TO = 198;
+
+    @TempDir
+    Path nvm;
+
+    @Test
+    void theTestJvmTakesTheLaneWisePath() {
+        assertTrue(VectorModule.PRESENT, "tests run with --add-modules=jdk.incubator.vector (lazarus.jvm.flags)");
+    }
+
+    @Test
+    void addScaledIsTheElementLoopOnBothImplementations() throws Exception {
+        double[] y = values(1);
+        double[] x = values(2);
+        double[] expected = y.clone();
+        for (int j = FROM; j < TO; j++) {
+            expected[j] = expected[j] + -0.37 * x[j];
+        }
+        try (PersistentHeap heap = open()) {
+            for (DoubleArray[] pair : pairs(heap, y, x)) {
+                pair[0].addScaled(-0.37, pair[1], FROM, TO);
+                assertArrayEquals(expected, pair[0].toArray(), 0.0, pair[0].persistent() ? "heap" : "plain");
+            }
+        }
+    }
+
+    @Test
+    void scaleAndAddIsTheElementLoopOnBothImplementations() throws Exception {
+        double[] y = values(3);
+        double[] x = values(4);
+        double[] expected = y.clone();
+        for (int j = FROM; j < TO; j++) {
+            expected[j] = x[j] + 0.91 * expected[j];
+        }
+        try (PersistentHeap heap = open()) {
+            for (DoubleArray[] pair : pairs(heap, y, x)) {
+                pair[0].scaleAndAdd(0.91, pair[1], FROM, TO);
+                assertArrayEquals(expected, pair[0].toArray(), 0.0, pair[0].persistent() ? "heap" : "plain");
+            }
+        }
+    }
+
+    @Test
+    void scaleComplexIsTheElementLoopOnBothImplementations() throws Exception {
+        int pairs = LENGTH / 2 + 1;   // 102 complex numbers: 12 vectors of 8 factors and a tail of 6
+        double[] y = values(5, 2 * pairs);
+        double[] factors = values(6, pairs);
+        double[] expected = y.clone();
+        for (int i = 0; i < pairs; i++) {
+            expected[2 * i] = expected[2 * i] * factors[i];
+            expected[2 * i + 1] = expected[2 * i + 1] * factors[i];
+        }
+        try (PersistentHeap heap = open()) {
+            DoubleArray mapped = heap.doubles("y", 2 * pairs, ObjectRole.CANDIDATE);
+            DoubleArray mappedCopy = heap.doubles("copy", 2 * pairs, ObjectRole.CANDIDATE);
+            DoubleArray mappedFactors = heap.doubles("factors", pairs, ObjectRole.CANDIDATE);
+            mapped.copyFrom(y);
+            mappedFactors.copyFrom(factors);
+            mapped.scaleComplex(mappedFactors, mappedCopy);
+            assertArrayEquals(expected, mapped.toArray(), 0.0, "heap");
+            assertArrayEquals(expected, mappedCopy.toArray(), 0.0, "heap copy");
+
+            DoubleArray plain = DoubleArray.plain("y", 2 * pairs, ObjectRole.CANDIDATE);
+            DoubleArray plainCopy = DoubleArray.plain("copy", 2 * pairs, ObjectRole.CANDIDATE);
+            DoubleArray plainFactors = DoubleArray.plain("factors", pairs, ObjectRole.CANDIDATE);
+            plain.copyFrom(y);
+            plainFactors.copyFrom(factors);
+            plain.scaleComplex(plainFactors, plainCopy);
+            assertArrayEquals(expected, plain.toArray(), 0.0, "plain");
+            assertArrayEquals(expected, plainCopy.toArray(), 0.0, "plain copy");
+        }
+    }
+
+    @Test
+    void rangesOutsideEitherObjectAreRefusedBeforeAnythingIsWritten() throws Exception {
+        try (PersistentHeap heap = open()) {
+            DoubleArray y = heap.doubles("y", LENGTH, ObjectRole.CANDIDATE);
+            DoubleArray shorter = heap.doubles("x", LENGTH - 10, ObjectRole.CANDIDATE);
+            y.fill(1.0);
+            shorter.fill(2.0);
+            assertThrows(IndexOutOfBoundsException.class, () -> y.addScaled(1.0, shorter, 0, LENGTH));
+            assertThrows(IndexOutOfBoundsException.class, () -> y.scaleAndAdd(1.0, shorter, 0, LENGTH));
+            assertThrows(IndexOutOfBoundsException.class, () -> y.addScaled(1.0, y, -1, 4));
+            assertThrows(IndexOutOfBoundsException.class, () -> y.addScaled(1.0, y, 4, 3));
+            assertThrows(IndexOutOfBoundsException.class, () -> y.scaleComplex(y, shorter));
+            assertEquals(1.0, y.get(0));
+            assertEquals(1.0, y.get(LENGTH - 1));
+        }
+    }
+
+    /** The object under test and its argument: on the heap, then plain, both filled with the given values. */
+    private static DoubleArray[][] pairs(PersistentHeap heap, double[] y, double[] x) {
+        DoubleArray mappedY = heap.doubles("y", LENGTH, ObjectRole.CANDIDATE);
+        DoubleArray mappedX = heap.doubles("x", LENGTH, ObjectRole.CANDIDATE);
+        DoubleArray plainY = DoubleArray.plain("y", LENGTH, ObjectRole.CANDIDATE);
+        DoubleArray plainX = DoubleArray.plain("x", LENGTH, ObjectRole.CANDIDATE);
+        for (DoubleArray a : new DoubleArray[] {mappedY, plainY}) {
+            a.copyFrom(y);
+        }
+        for (DoubleArray a : new DoubleArray[] {mappedX, plainX}) {
+            a.copyFrom(x);
+        }
+        return new DoubleArray[][] {{mappedY, mappedX}, {plainY, plainX}};
+    }
+
+    private static double[] values(long seed) {
+        return values(seed, LENGTH);
+    }
+
+    private static double[] values(long seed, int length) {
+        return new SplittableRandom(seed).doubles(length, -10, 10).toArray();
+    }
+
+    private PersistentHeap open() throws Exception {
+        return PersistentHeap.open(new PersistentHeap.Config(nvm, "bulk", 0, 1, 1 << 20, "test", null));
+    }
+}
