@@ -23,8 +23,8 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 
 /**
- * CG's inner loops ({@link CgOps}, the kernel's own code) on NPB's class S matrix from {@link CgMatrix#makea}, one
- * rank: 1400 rows, about 78,000 nonzeros. {@code objects} chooses the implementation of the data objects: a
+ * CG's inner loops ({@link CgOps}, the kernel's own code) on NPB's matrix from {@link CgMatrix#makea}, one rank:
+ * class S by default (1400 rows, about 78,000 nonzeros), or class A (14,000 rows, about 1.85 million). {@code objects} chooses the implementation of the data objects: a
  * persistent heap ({@code mapped}) or plain Java arrays ({@code plain}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -34,10 +34,12 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @State(Scope.Thread)
 public class CgLoopsBench {
-    private static final CgParameters CLASS_S = CgParameters.of(ProblemClass.S);
-
     @Param({BenchObjects.MAPPED, BenchObjects.PLAIN})
     public String objects;
+
+    /** NPB's problem class of the matrix and vectors: S by default, {@code -p problemClass=A} for class A's. */
+    @Param({"S"})
+    public String problemClass;
 
     private BenchObjects store;
     private int na;
@@ -48,6 +50,7 @@ public class CgLoopsBench {
     private DoubleArray q;
     private DoubleArray z;
     private DoubleArray r;
+    private double[] gathered;
 
     /**
      * The step of the z/r update. Its sign flips at every call, so z and r go back and forth instead of drifting;
@@ -59,8 +62,9 @@ public class CgLoopsBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        na = CLASS_S.na();
-        CgMatrix matrix = CgMatrix.makea(na, CLASS_S.nonzer(), CgParameters.RCOND, CLASS_S.shift(), 0, na);
+        CgParameters parameters = CgParameters.of(ProblemClass.valueOf(problemClass));
+        na = parameters.na();
+        CgMatrix matrix = CgMatrix.makea(na, parameters.nonzer(), CgParameters.RCOND, parameters.shift(), 0, na);
         SplittableRandom random = new SplittableRandom(314159265L);
         store = BenchObjects.open(objects, 4L * matrix.rowstr.length, 4L * matrix.colidx.length,
                 8L * matrix.a.length, 8L * na, 8L * na, 8L * na, 8L * na);
@@ -71,6 +75,7 @@ public class CgLoopsBench {
         q = store.doubles("q", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
         z = store.doubles("z", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
         r = store.doubles("r", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
+        gathered = new double[na];
     }
 
     @TearDown(Level.Trial)
@@ -78,10 +83,13 @@ public class CgLoopsBench {
         store.close();
     }
 
-    /** {@code q = A p}, CG's sparse matrix-vector product ({@link CgOps#multiply}); returns an element of q. */
+    /**
+     * {@code q = A p}, CG's sparse matrix-vector product ({@link CgOps#multiply}, which copies p into a scratch array
+     * first, on either implementation); returns an element of q.
+     */
     @Benchmark
     public double spmv() {
-        CgOps.multiply(rowstr, colidx, a, p, q, na, 0);
+        CgOps.multiply(rowstr, colidx, a, p, gathered, q, na, 0);
         return q.get(na - 1);
     }
 
