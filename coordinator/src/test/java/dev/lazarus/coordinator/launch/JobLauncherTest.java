@@ -46,6 +46,26 @@ class JobLauncherTest {
         return command.get(command.indexOf("-cp") + 1);
     }
 
+    /** Spare cores are shared out among local ranks, so a rank's JIT and GC threads do not take its own core. */
+    @Test
+    void localOpenMpiRanksAreBoundToTheirShareOfTheCores() {
+        assertEquals(2, JobLauncher.coresPerRank(1, 2));
+        assertEquals(1, JobLauncher.coresPerRank(2, 2));
+        assertEquals(1, JobLauncher.coresPerRank(4, 2));
+        assertEquals(2, JobLauncher.coresPerRank(3, 8));
+        int cores = Runtime.getRuntime().availableProcessors();
+        List<String> one = launcher(environment()).plan(request(1, Backend.OPENMPI, null, List.of(), "npb.CG"))
+                .command();
+        if (cores > 1) {
+            assertEquals("slot:PE=" + cores, one.get(one.indexOf("--map-by") + 1), one.toString());
+        } else {
+            assertFalse(one.contains("--map-by"), one.toString());
+        }
+        List<String> full = launcher(environment()).plan(request(cores, Backend.OPENMPI, null, List.of(), "npb.CG"))
+                .command();
+        assertFalse(full.contains("--map-by"), full.toString());
+    }
+
     @Test
     void openMpiPlanRunsRankMainUnderMpirunWithTheBackendAndApplications() {
         LaunchPlan plan = launcher(environment()).plan(request(3, Backend.OPENMPI, null, List.of(), "npb.CG"));
