@@ -9,12 +9,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -104,24 +101,11 @@ final class CampaignCommand implements Callable<Integer> {
         command.addAll(List.of("--", "--class", problemClass, "--quiet"));
         // The campaign JVM's lines go to this command's streams, so its one-line errors are ours (and testable).
         Process process = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT).start();
-        Thread errors = Thread.ofPlatform().start(() -> copyLines(process.getErrorStream(), cli.err()));
+        Thread errors = Thread.ofPlatform()
+                .start(() -> RankJvmNotice.copyWithout(process.getErrorStream(), cli.err()));
         copy(process.getInputStream(), cli.out());
         errors.join();
         return process.waitFor();
-    }
-
-    /** Copies the campaign JVM's standard error line by line, without its start-up {@link RankJvmNotice}. */
-    private static void copyLines(InputStream from, PrintStream to) {
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(from, StandardCharsets.UTF_8))) {
-            for (String line; (line = reader.readLine()) != null; ) {
-                if (!RankJvmNotice.is(line)) {
-                    to.println(line);
-                }
-            }
-        } catch (IOException e) {
-            // The campaign JVM is gone; its exit status says how it ended.
-        }
-        to.flush();
     }
 
     private static void copy(InputStream from, PrintStream to) {
