@@ -4,6 +4,7 @@ import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.ElementType;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * A {@code double} array of an application: in the persistent heap, or a plain Java array when EasyCrash is off. Write
@@ -83,6 +84,12 @@ public abstract sealed class DoubleArray extends DataObject permits MappedDouble
      * @throws IndexOutOfBoundsException unless this object and {@code copy} hold {@code 2 * factors.length()} elements
      */
     public abstract void scaleComplex(DoubleArray factors, DoubleArray copy);
+
+    /** Checks that {@code [from, to)} lies within this object and {@code x}, for the bulk operations. */
+    final void checkBulkRange(DoubleArray x, int from, int to) {
+        Objects.checkFromToIndex(from, to, length);
+        Objects.checkFromToIndex(from, to, x.length);
+    }
 
     /** Checks that {@code this} and {@code copy} hold a pair per factor, for {@link #scaleComplex}. */
     final void checkComplexScaling(DoubleArray factors, DoubleArray copy) {

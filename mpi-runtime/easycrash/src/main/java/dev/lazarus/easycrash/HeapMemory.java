@@ -17,8 +17,10 @@ import java.lang.reflect.Field;
  * <p>The raw accesses are {@code sun.misc.Unsafe}'s, which every Lazarus JVM already permits
  * ({@code --sun-misc-unsafe-memory-access=allow}, needed by Chronicle Map and the block hasher); the internal
  * {@code jdk.internal.misc.Unsafe} would need an export that {@code javac --release} refuses. An object must not be
- * used after its heap is closed: the address is then unmapped.
+ * used after its heap is closed: the address is then unmapped. These methods are deprecated for removal (JEP 471); by
+ * then C2 is expected to compile segment accesses as tightly, and this class is the one place to change back.
  */
+@SuppressWarnings("removal") // see the class comment
 final class HeapMemory {
     private static final sun.misc.Unsafe UNSAFE = unsafe();
 

@@ -59,8 +59,7 @@ final class MappedDoubleArray extends DoubleArray {
 
     @Override
     public void addScaled(double alpha, DoubleArray x, int from, int to) {
-        Objects.checkFromToIndex(from, to, length);
-        Objects.checkFromToIndex(from, to, x.length);
+        checkBulkRange(x, from, to);
         if (vectorized(x)) {
             VectorLoops.addScaled(segment, alpha, x.segment, from, to);
         } else {
@@ -77,8 +76,7 @@ final class MappedDoubleArray extends DoubleArray {
 
     @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
-        Objects.checkFromToIndex(from, to, length);
-        Objects.checkFromToIndex(from, to, x.length);
+        checkBulkRange(x, from, to);
         if (vectorized(x)) {
             VectorLoops.scaleAndAdd(segment, beta, x.segment, from, to);
         } else {

@@ -58,35 +58,19 @@ final class PlainDoubleArray extends DoubleArray {
     /** As the plain program's loop over two {@code double[]}, which C2 vectorizes itself. */
     @Override
     public void addScaled(double alpha, DoubleArray x, int from, int to) {
-        Objects.checkFromToIndex(from, to, length);
-        Objects.checkFromToIndex(from, to, x.length);
+        checkBulkRange(x, from, to);
         double[] y = values;
-        if (x instanceof PlainDoubleArray plain) {
-            double[] xs = plain.values;
-            for (int j = from; j < to; j++) {
-                y[j] = y[j] + alpha * xs[j];
-            }
-        } else {
-            for (int j = from; j < to; j++) {
-                y[j] = y[j] + alpha * x.get(j);
-            }
+        for (int j = from; j < to; j++) {
+            y[j] = y[j] + alpha * x.get(j);
         }
     }
 
     @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
-        Objects.checkFromToIndex(from, to, length);
-        Objects.checkFromToIndex(from, to, x.length);
+        checkBulkRange(x, from, to);
         double[] y = values;
-        if (x instanceof PlainDoubleArray plain) {
-            double[] xs = plain.values;
-            for (int j = from; j < to; j++) {
-                y[j] = xs[j] + beta * y[j];
-            }
-        } else {
-            for (int j = from; j < to; j++) {
-                y[j] = x.get(j) + beta * y[j];
-            }
+        for (int j = from; j < to; j++) {
+            y[j] = x.get(j) + beta * y[j];
         }
     }
 
