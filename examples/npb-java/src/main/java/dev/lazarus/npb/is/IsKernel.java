@@ -89,6 +89,8 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     IntArray passedVerification;
     /** Partial verifications failed on this rank, per iteration (slot 0 unused). */
     IntArray failedVerification;
+    /** Where rankKeys counts before copying into keyBuff1 ({@link IsOps#cumulativeCounts}). */
+    private int[] countScratch;
     /** Local keys per bucket; the last five entries carry the test keys to the allreduce. */
     int[] bucketSize;
     /** Global keys per bucket, and the five test keys. */
@@ -256,6 +258,7 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     public void attach(EasyCrash easyCrash) {
         keyArray = easyCrash.ints("keyArray", sizeOfBuffers, ObjectRole.CANDIDATE);
         keyBuff1 = easyCrash.ints("keyBuff1", keyBuff1Length(), ObjectRole.CANDIDATE);
+        countScratch = new int[keyBuff1Length()];
         keyBuff2 = easyCrash.ints("keyBuff2", sizeOfBuffers, ObjectRole.CANDIDATE);
         bucketPtrs = easyCrash.ints("bucketPtrs", numBuckets, ObjectRole.CANDIDATE);
         passedVerification = easyCrash.ints("passedVerification", MAX_ITERATIONS + 1, ObjectRole.CANDIDATE);
@@ -535,8 +538,7 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         totalLesserKeys = m;
         totalLocalKeys = j;
         int range = maxKeyVal - minKeyVal + 1;
-        IsOps.countKeyValues(keyBuff2, j, minKeyVal, keyBuff1, range);
-        IsOps.accumulate(keyBuff1, range);
+        IsOps.cumulativeCounts(keyBuff2, j, minKeyVal, keyBuff1, range, countScratch);
     }
 
     /**

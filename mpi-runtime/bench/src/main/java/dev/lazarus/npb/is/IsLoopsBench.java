@@ -54,6 +54,7 @@ public class IsLoopsBench {
     private IntArray grouped;
     /** Counts, then running totals, per key value ({@code keyBuff1} after the exchange). */
     private IntArray counts;
+    private int[] countScratch;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -66,6 +67,7 @@ public class IsLoopsBench {
         next = store.ints("bucketPtrs", numBuckets, ObjectRole.CANDIDATE);
         grouped = store.ints("keyBuff1", numKeys, ObjectRole.CANDIDATE);
         counts = store.ints("counts", maxKey, ObjectRole.CANDIDATE);
+        countScratch = new int[maxKey];
         IsKernel.createSeq(new NpbRandom(IsKernel.SEED), maxKey, numKeys, keys::set);
         sizes = new int[numBuckets];
         IsOps.countBuckets(keys, numKeys, shift, sizes);
@@ -94,11 +96,10 @@ public class IsLoopsBench {
         return grouped.get(numKeys - 1);
     }
 
-    /** The keys' ranks ({@link IsOps#countKeyValues}, {@link IsOps#accumulate}); returns the last running total. */
+    /** The keys' cumulative counts ({@link IsOps#cumulativeCounts}); returns the last running total. */
     @Benchmark
     public int rankKeys() {
-        IsOps.countKeyValues(grouped, numKeys, 0, counts, maxKey);
-        IsOps.accumulate(counts, maxKey);
+        IsOps.cumulativeCounts(grouped, numKeys, 0, counts, maxKey, countScratch);
         return counts.get(maxKey - 1);
     }
 }
