@@ -94,6 +94,30 @@ class DoubleArrayBulkOperationsTest {
         }
     }
 
+    /** A heap object may take a plain one as its argument (and the reverse): the results are the same. */
+    @Test
+    void heapAndPlainObjectsMix() throws Exception {
+        double[] y = values(7);
+        double[] x = values(8);
+        double[] expected = y.clone();
+        for (int j = 0; j < LENGTH; j++) {
+            expected[j] = x[j] + 1.5 * (expected[j] + 0.25 * x[j]);
+        }
+        try (PersistentHeap heap = open()) {
+            DoubleArray[] pairs = pairs(heap, y, x)[0];
+            DoubleArray plainX = DoubleArray.plain("x", LENGTH, ObjectRole.CANDIDATE);
+            plainX.copyFrom(x);
+            pairs[0].addScaled(0.25, plainX, 0, LENGTH);
+            pairs[0].scaleAndAdd(1.5, plainX, 0, LENGTH);
+            assertArrayEquals(expected, pairs[0].toArray(), 0.0, "heap with a plain argument");
+            DoubleArray plainY = DoubleArray.plain("y", LENGTH, ObjectRole.CANDIDATE);
+            plainY.copyFrom(y);
+            plainY.addScaled(0.25, pairs[1], 0, LENGTH);
+            plainY.scaleAndAdd(1.5, pairs[1], 0, LENGTH);
+            assertArrayEquals(expected, plainY.toArray(), 0.0, "plain with a heap argument");
+        }
+    }
+
     @Test
     void rangesOutsideEitherObjectAreRefusedBeforeAnythingIsWritten() throws Exception {
         try (PersistentHeap heap = open()) {
