@@ -9,10 +9,10 @@ import java.lang.reflect.Field;
  * <p>Why not {@link java.lang.foreign.MemorySegment}'s accessors, which the bulk copies, MPI buffers and checkpoints
  * keep using: on JDK 25 a segment access checks a {@code long} byte offset and C2 does not fold the address into the
  * instruction, so a loop over the heap carries two to four extra instructions per access that a loop over a Java
- * array does not (a sign extension, a shift, an add and a register move: see the JIT excerpt in the README's "Fast
- * loops"). CG's sparse matrix-vector product, a gather, ran 1.9 to 2.3 times as long as on {@code double[]}; with an
- * {@code int} index checked by {@link java.util.Objects#checkIndex}, which C2 compiles to the array bounds check and
- * hoists out of loops alike, and an absolute address, it compiles to the array loop's code.
+ * array does not (a sign extension, a shift, an add and a register move; docs/ARCHITECTURE.md, "Element
+ * accessors"). CG's sparse matrix-vector product, a gather, ran 1.9 to 2.3 times as long as on {@code double[]};
+ * with an {@code int} index checked by {@link java.util.Objects#checkIndex}, which C2 compiles to the array bounds
+ * check and hoists out of loops alike, and an absolute address, it compiles to the array loop's code.
  *
  * <p>The raw accesses are {@code sun.misc.Unsafe}'s, which every Lazarus JVM already permits
  * ({@code --sun-misc-unsafe-memory-access=allow}, needed by Chronicle Map and the block hasher); the internal

@@ -60,14 +60,12 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void addScaled(double alpha, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        if (vectorized(x)) {
-            VectorLoops.addScaled(segment, alpha, x.segment, from, to);
-        } else {
-            addScaledByElement(alpha, x, from, to);
-        }
+        int done = vectorized(x) ? VectorLoops.addScaled(segment, alpha, x.segment, from, to) : from;
+        addScaledByElement(alpha, x, done, to);
     }
 
-    // The element loops stay out of the bulk methods, so that those are small enough for C2 to inline.
+    // The element loops (the tails, or everything without lanes) stay out of the bulk methods, which keeps those small
+    // for C2's inlining: with its loop inside, addScaled was 90 bytes and "too large" to inline into CG's update.
     private void addScaledByElement(double alpha, DoubleArray x, int from, int to) {
         for (int j = from; j < to; j++) {
             set(j, get(j) + alpha * x.get(j));
@@ -77,11 +75,8 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        if (vectorized(x)) {
-            VectorLoops.scaleAndAdd(segment, beta, x.segment, from, to);
-        } else {
-            scaleAndAddByElement(beta, x, from, to);
-        }
+        int done = vectorized(x) ? VectorLoops.scaleAndAdd(segment, beta, x.segment, from, to) : from;
+        scaleAndAddByElement(beta, x, done, to);
     }
 
     private void scaleAndAddByElement(double beta, DoubleArray x, int from, int to) {
@@ -93,16 +88,14 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void scaleComplex(DoubleArray factors, DoubleArray copy) {
         checkComplexScaling(factors, copy);
-        if (vectorized(factors) && vectorized(copy)) {
-            VectorLoops.scaleComplex(segment, factors.segment, copy.segment, factors.length);
-        } else {
-            scaleComplexByElement(factors, copy);
-        }
+        int done = vectorized(factors) && vectorized(copy)
+                ? VectorLoops.scaleComplex(segment, factors.segment, copy.segment, factors.length) : 0;
+        scaleComplexByElement(factors, copy, done);
     }
 
-    private void scaleComplexByElement(DoubleArray factors, DoubleArray copy) {
+    private void scaleComplexByElement(DoubleArray factors, DoubleArray copy, int from) {
         int count = factors.length;
-        for (int i = 0; i < count; i++) {
+        for (int i = from; i < count; i++) {
             double f = factors.get(i);
             double re = get(2 * i) * f;
             double im = get(2 * i + 1) * f;

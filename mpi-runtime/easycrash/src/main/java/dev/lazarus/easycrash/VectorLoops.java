@@ -5,7 +5,6 @@ import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
@@ -17,8 +16,9 @@ import java.nio.ByteOrder;
  * JDK-8324751), while the same loop over two {@code double[]} is (arrays never partially overlap). Written lane-wise
  * here, CG's {@code z += alpha p} runs as fast as its array loop; element by element it took 3.3 to 7 times as long.
  * Each lane performs the scalar loop's operations in the same order, with no fused multiply-add, so results are
- * bit-identical to the element loops. Used only when the module is in the boot layer ({@link VectorModule}; the rank
- * JVMs add it); otherwise the callers loop element by element.
+ * bit-identical to the element loops. Each loop stops before the last partial vector and returns where it stopped:
+ * the caller's element loop does the rest. Used only when the module is in the boot layer ({@link VectorModule}; the
+ * rank JVMs add it); otherwise the callers loop element by element throughout.
  */
 final class VectorLoops {
     private static final VectorSpecies<Double> SPECIES = DoubleVector.SPECIES_PREFERRED;
@@ -29,43 +29,45 @@ final class VectorLoops {
     /** Bytes per vector. */
     private static final long STEP = SPECIES.vectorByteSize();
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
-    private static final ValueLayout.OfDouble ELEMENT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     private VectorLoops() {
     }
 
-    /** {@code y[j] = y[j] + alpha * x[j]} for {@code j} in {@code [from, to)}; the caller checked the range. */
-    static void addScaled(MemorySegment y, double alpha, MemorySegment x, int from, int to) {
+    /**
+     * {@code y[j] = y[j] + alpha * x[j]} over the whole vectors from {@code from} towards {@code to}; the caller
+     * checked the range and does the rest.
+     *
+     * @return the first index not done
+     */
+    static int addScaled(MemorySegment y, double alpha, MemorySegment x, int from, int to) {
         final int tail = from + SPECIES.loopBound(to - from);
         final long end = (long) tail << 3;
         for (long at = (long) from << 3; at < end; at += STEP) {
             DoubleVector product = DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).mul(alpha);
             DoubleVector.fromMemorySegment(SPECIES, y, at, ORDER).add(product).intoMemorySegment(y, at, ORDER);
         }
-        for (int j = tail; j < to; j++) {
-            y.setAtIndex(ELEMENT, j, y.getAtIndex(ELEMENT, j) + alpha * x.getAtIndex(ELEMENT, j));
-        }
+        return tail;
     }
 
-    /** {@code y[j] = x[j] + beta * y[j]} for {@code j} in {@code [from, to)}; the caller checked the range. */
-    static void scaleAndAdd(MemorySegment y, double beta, MemorySegment x, int from, int to) {
+    /** {@code y[j] = x[j] + beta * y[j]} as {@link #addScaled} does its operation; returns the first index not done. */
+    static int scaleAndAdd(MemorySegment y, double beta, MemorySegment x, int from, int to) {
         final int tail = from + SPECIES.loopBound(to - from);
         final long end = (long) tail << 3;
         for (long at = (long) from << 3; at < end; at += STEP) {
             DoubleVector product = DoubleVector.fromMemorySegment(SPECIES, y, at, ORDER).mul(beta);
             DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).add(product).intoMemorySegment(y, at, ORDER);
         }
-        for (int j = tail; j < to; j++) {
-            y.setAtIndex(ELEMENT, j, x.getAtIndex(ELEMENT, j) + beta * y.getAtIndex(ELEMENT, j));
-        }
+        return tail;
     }
 
     /**
-     * {@code y[2i] *= f[i], y[2i+1] *= f[i]} for {@code i} in {@code [0, count)}, each product stored into
-     * {@code copy} too: a vector of factors is spread over two vectors of pairs by two lane shuffles. The caller
-     * checked the ranges.
+     * {@code y[2i] *= f[i], y[2i+1] *= f[i]} over the whole vectors of factors from 0 towards {@code count}, each
+     * product stored into {@code copy} too: a vector of factors is spread over two vectors of pairs by two lane
+     * shuffles. The caller checked the ranges and does the rest.
+     *
+     * @return the first factor not done
      */
-    static void scaleComplex(MemorySegment y, MemorySegment factors, MemorySegment copy, int count) {
+    static int scaleComplex(MemorySegment y, MemorySegment factors, MemorySegment copy, int count) {
         final int tail = SPECIES.loopBound(count);
         final long end = (long) tail << 3;
         for (long at = 0; at < end; at += STEP) {
@@ -81,14 +83,6 @@ final class VectorLoops {
             first.intoMemorySegment(copy, low, ORDER);
             second.intoMemorySegment(copy, high, ORDER);
         }
-        for (int i = tail; i < count; i++) {
-            double f = factors.getAtIndex(ELEMENT, i);
-            double re = y.getAtIndex(ELEMENT, 2L * i) * f;
-            double im = y.getAtIndex(ELEMENT, 2L * i + 1) * f;
-            y.setAtIndex(ELEMENT, 2L * i, re);
-            y.setAtIndex(ELEMENT, 2L * i + 1, im);
-            copy.setAtIndex(ELEMENT, 2L * i, re);
-            copy.setAtIndex(ELEMENT, 2L * i + 1, im);
-        }
+        return tail;
     }
 }

@@ -30,13 +30,12 @@ final class CgOps {
     static void multiply(IntArray rowstr, IntArray colidx, DoubleArray a, DoubleArray v, double[] gathered,
                          DoubleArray result, int rows, int firstrow) {
         v.copyTo(0, gathered, 0, v.length());
-        double[] vs = gathered;
         int start = rowstr.get(0);
         for (int j = 0; j < rows; j++) {
             int end = rowstr.get(j + 1);
             double sum = 0.0;
             for (int k = start; k < end; k++) {
-                sum = sum + a.get(k) * vs[colidx.get(k)];
+                sum = sum + a.get(k) * gathered[colidx.get(k)];
             }
             result.set(firstrow + j, sum);
             start = end;

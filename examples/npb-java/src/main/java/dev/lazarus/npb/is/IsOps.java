@@ -58,16 +58,15 @@ final class IsOps {
      * register instead of being re-read.
      */
     static void cumulativeCounts(IntArray keys, int count, int minKey, IntArray counts, int range, int[] scratch) {
-        int[] tally = scratch;
-        Arrays.fill(tally, 0, range, 0);
+        Arrays.fill(scratch, 0, range, 0);
         for (int i = 0; i < count; i++) {
-            tally[keys.get(i) - minKey]++;
+            scratch[keys.get(i) - minKey]++;
         }
         int total = 0;
         for (int v = 0; v < range; v++) {
-            total += tally[v];
-            tally[v] = total;
+            total += scratch[v];
+            scratch[v] = total;
         }
-        counts.copyFrom(tally, 0, 0, range);
+        counts.copyFrom(scratch, 0, 0, range);
     }
 }
