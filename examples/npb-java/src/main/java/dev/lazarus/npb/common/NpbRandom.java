@@ -50,7 +50,12 @@ public final class NpbRandom {
      * multiply instead of ten floating-point operations and four conversions (EP spends most of its time here).
      */
     public static double multiplyMod46(double x, double a) {
-        return (double) (((long) x * (long) a) & MASK46);
+        return (double) multiplyMod46((long) x, (long) a);
+    }
+
+    /** {@code (a * x) mod 2^46} on whole numbers below 2^46 held as {@code long}s (see the {@code double} form). */
+    public static long multiplyMod46(long x, long a) {
+        return (x * a) & MASK46;
     }
 
     /** {@code a^n mod 2^46} by repeated squaring, for jumping ahead in the sequence ({@code n >= 0}). */

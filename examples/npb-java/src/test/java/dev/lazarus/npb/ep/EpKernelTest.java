@@ -1,6 +1,8 @@
 package dev.lazarus.npb.ep;
 
+import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
@@ -64,6 +66,19 @@ class EpKernelTest {
             return kernel.x.toArray();
         });
         assertArrayEquals(expected, generated);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 4, 5, 7, 9, 4099})
+    void interleavedStreamsGiveTheSingleStreamsNumbersForAnyCount(int count) {
+        double seed = 314159265.0 + 77;
+        double[] expected = new double[count];
+        new NpbRandom(seed).vranlc(count, EpKernel.A, expected, 0);
+        DoubleArray xs = DoubleArray.plain("x", count + 1, ObjectRole.REINITIALIZED);
+        xs.set(count, -1.0);
+        EpOps.generateUniforms(xs, seed, EpKernel.A, count);
+        assertArrayEquals(expected, Arrays.copyOf(xs.toArray(), count));
+        assertEquals(-1.0, xs.get(count), "nothing written past count");
     }
 
     @Test
