@@ -16,6 +16,7 @@ import dev.lazarus.easycrash.RecomputingRun.Outcome;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.verification.Verdict;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * EasyCrash off ({@code run --plain-arrays}): every application runs the same code on plain Java arrays, touches no
@@ -110,6 +112,36 @@ class PlainArraysTest {
         assertTrue(plainObjects.stream().noneMatch(p -> p), "EasyCrash off: every object is a plain array");
         assertFalse(Files.exists(dir.resolve("nvm-plain")), "EasyCrash off creates nothing in NVM");
         assertTrue(text.toString().contains("lazarus: EasyCrash off"), text::toString);
+    }
+
+    @ParameterizedTest(name = "plain arrays: {0}")
+    @ValueSource(booleans = {false, true})
+    void theVerificationIsTimedApartFromTheMainLoop(boolean plain) throws Exception {
+        List<Outcome> outcomes = ThreadComm.run(2, comm -> {
+            Recomputable prepared = instance("solver.HEAT").prepare(comm, CLASS_S);
+            Recomputable slowVerification = new DelegatingRecomputable(prepared) {
+                @Override
+                public void iterate(int iteration, EasyCrash easyCrash) {
+                    // No work: the main loop takes next to no time.
+                }
+
+                @Override
+                public Verdict verify() {
+                    try {
+                        Thread.sleep(comm.rank() == 0 ? 400 : 800);
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                    return Verdict.accept("slept");
+                }
+            };
+            return RecomputingRun.run(comm, slowVerification, settings(plain), null, null, log);
+        });
+        for (Outcome outcome : outcomes) {
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+            assertTrue(outcome.verificationSeconds() >= 0.8, "the slowest rank's verification: " + outcome);
+            assertTrue(outcome.seconds() < 0.4, "the loop time leaves the verification out: " + outcome);
+        }
     }
 
     @Test

@@ -23,12 +23,16 @@ public final class RecomputingRun {
 
     /**
      * @param verdict        the accepted (or final) verification verdict
-     * @param seconds        the slowest rank's main-loop time of the run that produced the verdict
-     * @param firstIteration where that run's main loop started (1 on a fresh start)
-     * @param resumed        whether the verdict comes from an NVM restart
-     * @param rolledBack     whether an NVM restart failed verification and the job started again
+     * @param seconds             the slowest rank's main-loop time of the run that produced the verdict, extra
+     *                            iterations after a resumed run's rejected verdict included
+     * @param verificationSeconds the slowest rank's time in {@link Recomputable#verify()} in that run (NPB times the
+     *                            verification of some kernels and not of others, so each adds it or not)
+     * @param firstIteration      where that run's main loop started (1 on a fresh start)
+     * @param resumed             whether the verdict comes from an NVM restart
+     * @param rolledBack          whether an NVM restart failed verification and the job started again
      */
-    public record Outcome(Verdict verdict, double seconds, int firstIteration, boolean resumed, boolean rolledBack) {
+    public record Outcome(Verdict verdict, double seconds, double verificationSeconds, int firstIteration,
+                          boolean resumed, boolean rolledBack) {
     }
 
     private RecomputingRun() {
@@ -77,7 +81,8 @@ public final class RecomputingRun {
                 easyCrash.close();
                 easyCrash = EasyCrash.restartFresh(comm, app, settings, tracer);
                 Outcome again = attempt(comm, app, easyCrash, levels, log);
-                outcome = new Outcome(again.verdict(), again.seconds(), again.firstIteration(), false, true);
+                outcome = new Outcome(again.verdict(), again.seconds(), again.verificationSeconds(),
+                        again.firstIteration(), false, true);
             }
             easyCrash.release();
             if (levels != null && outcome.verdict().accepted()) {
@@ -147,12 +152,32 @@ public final class RecomputingRun {
         for (int it = first; it <= app.iterations(); it++) {
             iterate(app, easyCrash, levels, it);
         }
-        Verdict verdict = app.verify();
+        VerificationClock clock = new VerificationClock(app);
+        Verdict verdict = clock.verify();
         if (fromNvm && !verdict.accepted() && app.maxIterations() > app.iterations()) {
-            verdict = extraIterations(comm, app, easyCrash, levels, verdict, log);
+            verdict = extraIterations(comm, app, easyCrash, levels, clock, verdict, log);
         }
-        double seconds = comm.allreduce((System.nanoTime() - start) * 1e-9, ReduceOp.MAX);
-        return new Outcome(verdict, seconds, first, !fresh, false);
+        long total = System.nanoTime() - start;
+        double seconds = comm.allreduce((total - clock.nanos) * 1e-9, ReduceOp.MAX);
+        double verificationSeconds = comm.allreduce(clock.nanos * 1e-9, ReduceOp.MAX);
+        return new Outcome(verdict, seconds, verificationSeconds, first, !fresh, false);
+    }
+
+    /** Runs an application's verification and adds up the time it takes. */
+    private static final class VerificationClock {
+        private final Recomputable app;
+        private long nanos;
+
+        VerificationClock(Recomputable app) {
+            this.app = app;
+        }
+
+        Verdict verify() {
+            long start = System.nanoTime();
+            Verdict verdict = app.verify();
+            nanos += System.nanoTime() - start;
+            return verdict;
+        }
     }
 
     private static void iterate(Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels, int iteration) {
@@ -170,7 +195,7 @@ public final class RecomputingRun {
      * Collective: every rank gets the same verdicts.
      */
     private static Verdict extraIterations(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels,
-                                           Verdict rejected, PrintStream log) {
+                                           VerificationClock clock, Verdict rejected, PrintStream log) {
         if (comm.rank() == 0 && log != null) {
             log.println("lazarus: NVM restart: verification failed after iteration " + app.iterations() + " ("
                     + rejected.reason() + "); iterating on up to " + app.maxIterations() + " (EasyCrash S2)");
@@ -179,7 +204,7 @@ public final class RecomputingRun {
         int it = app.iterations();
         while (!verdict.accepted() && it < app.maxIterations()) {
             iterate(app, easyCrash, levels, ++it);
-            verdict = app.verify();
+            verdict = clock.verify();
         }
         if (comm.rank() == 0 && log != null && verdict.accepted()) {
             log.println("lazarus: NVM restart: accepted after " + (it - app.iterations()) + " extra iterations");
