@@ -69,6 +69,14 @@ public abstract sealed class DoubleArray extends DataObject permits MappedDouble
     public abstract void addScaled(double alpha, DoubleArray x, int from, int to);
 
     /**
+     * {@code this[j] = alpha * x[j]} for {@code j} in {@code [from, to)} (CG's normalization of x), vectorized as
+     * {@link #addScaled}. {@code x} may be this object.
+     *
+     * @throws IndexOutOfBoundsException unless {@code [from, to)} lies within both objects
+     */
+    public abstract void setScaled(double alpha, DoubleArray x, int from, int to);
+
+    /**
      * {@code this[j] = x[j] + beta * this[j]} for {@code j} in {@code [from, to)} (CG's direction update), vectorized
      * as {@link #addScaled}.
      *

@@ -73,6 +73,19 @@ final class MappedDoubleArray extends DoubleArray {
     }
 
     @Override
+    public void setScaled(double alpha, DoubleArray x, int from, int to) {
+        checkBulkRange(x, from, to);
+        int done = vectorized(x) ? VectorLoops.setScaled(segment, alpha, x.segment, from, to) : from;
+        setScaledByElement(alpha, x, done, to);
+    }
+
+    private void setScaledByElement(double alpha, DoubleArray x, int from, int to) {
+        for (int j = from; j < to; j++) {
+            set(j, alpha * x.get(j));
+        }
+    }
+
+    @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
         int done = vectorized(x) ? VectorLoops.scaleAndAdd(segment, beta, x.segment, from, to) : from;

@@ -66,6 +66,15 @@ final class PlainDoubleArray extends DoubleArray {
     }
 
     @Override
+    public void setScaled(double alpha, DoubleArray x, int from, int to) {
+        checkBulkRange(x, from, to);
+        double[] y = values;
+        for (int j = from; j < to; j++) {
+            y[j] = alpha * x.get(j);
+        }
+    }
+
+    @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
         double[] y = values;

@@ -49,6 +49,16 @@ final class VectorLoops {
         return tail;
     }
 
+    /** {@code y[j] = alpha * x[j]} as {@link #addScaled} does its operation; returns the first index not done. */
+    static int setScaled(MemorySegment y, double alpha, MemorySegment x, int from, int to) {
+        final int tail = from + SPECIES.loopBound(to - from);
+        final long end = (long) tail << 3;
+        for (long at = (long) from << 3; at < end; at += STEP) {
+            DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).mul(alpha).intoMemorySegment(y, at, ORDER);
+        }
+        return tail;
+    }
+
     /** {@code y[j] = x[j] + beta * y[j]} as {@link #addScaled} does its operation; returns the first index not done. */
     static int scaleAndAdd(MemorySegment y, double beta, MemorySegment x, int from, int to) {
         final int tail = from + SPECIES.loopBound(to - from);

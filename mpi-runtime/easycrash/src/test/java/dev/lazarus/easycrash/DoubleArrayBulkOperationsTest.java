@@ -12,10 +12,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The bulk operations {@code addScaled}, {@code scaleAndAdd} and {@code scaleComplex} give the element loop's results
- * to the bit on both implementations, over ranges that start and end off a vector boundary (so both the lane-wise loop
- * and the element tail run), and refuse ranges outside either object. The test JVMs resolve the Vector API, as rank
- * JVMs do, so the persistent heap's objects take the lane-wise path here.
+ * The bulk operations {@code addScaled}, {@code setScaled}, {@code scaleAndAdd} and {@code scaleComplex} give the
+ * element loop's results to the bit on both implementations, over ranges that start and end off a vector boundary (so
+ * both the lane-wise loop and the element tail run), and refuse ranges outside either object. The test JVMs resolve
+ * the Vector API, as rank JVMs do, so the persistent heap's objects take the lane-wise path here.
  */
 class DoubleArrayBulkOperationsTest {
     /** Not a multiple of any vector length, and long enough for several vectors of 8 lanes. */
@@ -43,6 +43,25 @@ class DoubleArrayBulkOperationsTest {
             for (DoubleArray[] pair : pairs(heap, y, x)) {
                 pair[0].addScaled(-0.37, pair[1], FROM, TO);
                 assertArrayEquals(expected, pair[0].toArray(), 0.0, pair[0].persistent() ? "heap" : "plain");
+            }
+        }
+    }
+
+    @Test
+    void setScaledIsTheElementLoopOnBothImplementations() throws Exception {
+        double[] y = values(5);
+        double[] x = values(6);
+        x[FROM + 3] = -0.0;
+        double[] expected = y.clone();
+        for (int j = FROM; j < TO; j++) {
+            expected[j] = 1.7 * x[j];
+        }
+        try (PersistentHeap heap = open()) {
+            for (DoubleArray[] pair : pairs(heap, y, x)) {
+                pair[0].setScaled(1.7, pair[1], FROM, TO);
+                assertArrayEquals(expected, pair[0].toArray(), 0.0, pair[0].persistent() ? "heap" : "plain");
+                assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(pair[0].get(FROM + 3)),
+                        "the sign of a zero product is kept");
             }
         }
     }
@@ -127,6 +146,7 @@ class DoubleArrayBulkOperationsTest {
             shorter.fill(2.0);
             assertThrows(IndexOutOfBoundsException.class, () -> y.addScaled(1.0, shorter, 0, LENGTH));
             assertThrows(IndexOutOfBoundsException.class, () -> y.scaleAndAdd(1.0, shorter, 0, LENGTH));
+            assertThrows(IndexOutOfBoundsException.class, () -> y.setScaled(1.0, shorter, 0, LENGTH));
             assertThrows(IndexOutOfBoundsException.class, () -> y.addScaled(1.0, y, -1, 4));
             assertThrows(IndexOutOfBoundsException.class, () -> y.addScaled(1.0, y, 4, 3));
             assertThrows(IndexOutOfBoundsException.class, () -> y.scaleComplex(y, shorter));
