@@ -66,6 +66,27 @@ class JobLauncherTest {
         assertFalse(full.contains("--map-by"), full.toString());
     }
 
+    /** Ranks that leave no core free compile with C2 alone, and a user's own JIT option comes after and wins. */
+    @Test
+    void rankJvmsCompileWithC2AloneWhenEveryCoreHasARank() {
+        assertTrue(JobLauncher.everyCoreBusy(2, 2));
+        assertTrue(JobLauncher.everyCoreBusy(4, 2));
+        assertFalse(JobLauncher.everyCoreBusy(1, 2));
+        int cores = Runtime.getRuntime().availableProcessors();
+        for (Backend backend : new Backend[] {Backend.OPENMPI, Backend.MPJ}) {
+            List<String> full = launcher(environment()).plan(request(cores, backend, null, List.of(), "npb.CG"))
+                    .command();
+            int c2Only = full.indexOf(JobLauncher.C2_ONLY);
+            assertTrue(c2Only >= 0, full.toString());
+            assertTrue(c2Only < full.indexOf("-Xmx1g"), "the user's options come after: " + full);
+            if (cores > 1) {
+                List<String> spare = launcher(environment()).plan(request(1, backend, null, List.of(), "npb.CG"))
+                        .command();
+                assertFalse(spare.contains(JobLauncher.C2_ONLY), spare.toString());
+            }
+        }
+    }
+
     @Test
     void openMpiPlanRunsRankMainUnderMpirunWithTheBackendAndApplications() {
         LaunchPlan plan = launcher(environment()).plan(request(3, Backend.OPENMPI, null, List.of(), "npb.CG"));
