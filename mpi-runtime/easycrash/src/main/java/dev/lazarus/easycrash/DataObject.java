@@ -1,6 +1,7 @@
 package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.trace.AccessTracer;
+import dev.lazarus.easycrash.trace.Tracing;
 import dev.lazarus.mpi.ElementType;
 
 import java.lang.foreign.MemorySegment;
@@ -54,6 +55,16 @@ public abstract sealed class DataObject permits DoubleArray, LongArray, IntArray
      */
     public final MemorySegment segment() {
         return segment;
+    }
+
+    /**
+     * Whether code may read and write this object's {@link #segment()} with the Vector API
+     * ({@code jdk.incubator.vector}) instead of its accessors: the module is in this JVM's boot layer (rank JVMs add
+     * it) and no campaign tracer has to see each access. A loop written lane-wise over segments checks this for every
+     * object it touches and otherwise runs its element loop; asking does not load the Vector API's classes.
+     */
+    public final boolean lanewiseAccess() {
+        return VectorModule.PRESENT && !(Tracing.ENABLED && tracer != null);
     }
 
     /** Byte offset of the object in its heap file, or -1 for a plain object, which is in no heap. */

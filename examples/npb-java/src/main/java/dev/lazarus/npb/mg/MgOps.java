@@ -33,6 +33,10 @@ final class MgOps {
      */
     static void resid(DoubleArray u, int uo, DoubleArray v, int vo, DoubleArray r, int ro, int n1, int n2, int n3,
                       double[] a, double[] u1, double[] u2) {
+        if (u.lanewiseAccess() && v.lanewiseAccess() && r.lanewiseAccess()) {
+            MgLanes.resid(u, uo, v, vo, r, ro, n1, n2, n3, a, u1, u2);
+            return;
+        }
         final double a0 = a[0];
         final double a2 = a[2];
         final double a3 = a[3];
@@ -73,6 +77,10 @@ final class MgOps {
      */
     static void psinv(DoubleArray r, int ro, DoubleArray u, int uo, int n1, int n2, int n3, double[] cc,
                       double[] r1, double[] r2) {
+        if (r.lanewiseAccess() && u.lanewiseAccess()) {
+            MgLanes.psinv(r, ro, u, uo, n1, n2, n3, cc, r1, r2);
+            return;
+        }
         final double c0 = cc[0];
         final double c1 = cc[1];
         final double c2 = cc[2];
