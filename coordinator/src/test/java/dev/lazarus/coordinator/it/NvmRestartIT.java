@@ -56,9 +56,10 @@ class NvmRestartIT {
         }
         Assumptions.assumeFalse(firstOutput == null,
                 "the run finished before the kill at +" + delayMillis + " ms, three times; nothing to restart");
-        // Any rank's heap left behind means the killed run had not released its whole NVM state. A kill during the
-        // release itself (rank 0 gone, rank 1's heap still there) is mid-run too: the relaunch must roll back.
-        boolean crashedMidRun = anyHeapLeft(nvm.resolve(job));
+        // Any rank's file left behind means the killed run had not released its whole NVM state. A kill during the
+        // release itself (rank 0's heap gone, another rank's heap or object directory still there) is mid-run too:
+        // the relaunch must roll back.
+        boolean crashedMidRun = anyRankFileLeft(nvm.resolve(job));
 
         LazarusProcess.Result second = LazarusProcess.run(Duration.ofMinutes(4), args);
         String out = second.output();
@@ -82,12 +83,13 @@ class NvmRestartIT {
         assertFalse(Files.exists(nvm.resolve(job).resolve("rank-0.heap")), "a finished run releases its heap");
     }
 
-    private static boolean anyHeapLeft(Path jobDir) throws Exception {
+    private static boolean anyRankFileLeft(Path jobDir) throws Exception {
         if (!Files.isDirectory(jobDir)) {
             return false;
         }
         try (var files = Files.list(jobDir)) {
-            return files.anyMatch(f -> f.getFileName().toString().matches("rank-\\d+\\.heap"));
+            // Not the lock files, which a released heap leaves behind on purpose.
+            return files.anyMatch(f -> f.getFileName().toString().matches("rank-\\d+\\.(heap|objects|attempt)"));
         }
     }
 
