@@ -239,10 +239,11 @@ public final class JobLauncher {
         // -q: the ranks' statuses are reported by this launcher; mpirun's multi-line banners would only repeat them.
         command.addAll(List.of("-q", "--oversubscribe", "--mca", "btl",
                 request.hostsFile() == null ? "self,vader" : "self,vader,tcp", "-x", ExitStatusFiles.ENV));
+        int cores = Runtime.getRuntime().availableProcessors();
         if (request.hostsFile() != null) {
             command.addAll(List.of("--hostfile", request.hostsFile().toAbsolutePath().toString()));
         } else {
-            int coresPerRank = coresPerRank(request.ranks(), Runtime.getRuntime().availableProcessors());
+            int coresPerRank = coresPerRank(request.ranks(), cores);
             if (coresPerRank > 1) {
                 command.addAll(List.of("--map-by", "slot:PE=" + coresPerRank));
             }
@@ -256,8 +257,7 @@ public final class JobLauncher {
         }
         command.addAll(List.of("-np", Integer.toString(request.ranks())));
         command.add(javaHome.resolve("bin/java").toString());
-        boolean everyCoreBusy = request.hostsFile() == null
-                && everyCoreBusy(request.ranks(), Runtime.getRuntime().availableProcessors());
+        boolean everyCoreBusy = request.hostsFile() == null && everyCoreBusy(request.ranks(), cores);
         command.addAll(rankJvmOptions(request, "-Djava.library.path=" + openMpiLibDir(), everyCoreBusy));
         command.addAll(List.of("-cp", classpath, RankMain.class.getName(), request.application()));
         command.addAll(request.arguments());

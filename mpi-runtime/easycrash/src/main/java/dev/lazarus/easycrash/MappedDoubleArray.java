@@ -121,7 +121,7 @@ final class MappedDoubleArray extends DoubleArray {
 
     /** Lane-wise unless the Vector API is missing or a tracer must see each access (campaign JVMs). */
     private boolean vectorized(DoubleArray x) {
-        return VectorModule.PRESENT && !(Tracing.ENABLED && (tracer != null || x.tracer != null));
+        return lanewiseAccess() && x.lanewiseAccess();
     }
 
     @Override
