@@ -52,13 +52,19 @@ public abstract sealed class DoubleArray extends DataObject permits MappedDouble
      * Element {@code base + stride * i}, the strided loop accessor (see the class comment; {@code stride} should be a
      * constant); {@link IndexOutOfBoundsException} unless that lies in {@code [0, length)}. A plain array, like a
      * loop over a {@code double[]}, computes {@code stride * i} and the sum in {@code int} arithmetic (only
-     * {@code base} must be an {@code int}), so for arguments whose sum overflows the {@code int} range it may wrap
-     * onto an element where the persistent heap, which computes in {@code long}, throws.
+     * {@code base} must be an {@code int}), on either implementation, so for arguments whose sum overflows the
+     * {@code int} range it may wrap onto another element, as an array index does (never outside the object).
      */
     public abstract double get(long base, int i, int stride);
 
     /** Stores {@code value} at element {@code base + stride * i}, the strided loop accessor. */
     public abstract void set(long base, int i, int stride, double value);
+
+    /** The error of a loop accessor whose {@code base} is not an {@code int}: a cast would wrap it onto an element. */
+    final IndexOutOfBoundsException baseOutOfRange(long base) {
+        return new IndexOutOfBoundsException("base=" + base + " is outside the int range of object " + name()
+                + " (length=" + length + ")");
+    }
 
     /**
      * {@code this[j] = this[j] + alpha * x[j]} for {@code j} in {@code [from, to)}, BLAS's daxpy: the element loop's

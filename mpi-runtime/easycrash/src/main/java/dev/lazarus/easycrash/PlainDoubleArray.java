@@ -50,11 +50,6 @@ final class PlainDoubleArray extends DoubleArray {
         values[(int) base + stride * i] = value;
     }
 
-    private IndexOutOfBoundsException baseOutOfRange(long base) {
-        return new IndexOutOfBoundsException("base=" + base + " is outside the int range of object " + name
-                + " (length=" + length + ")");
-    }
-
     /** As the plain program's loop over two {@code double[]}, which C2 vectorizes itself. */
     @Override
     public void addScaled(double alpha, DoubleArray x, int from, int to) {

@@ -54,8 +54,11 @@ class DoubleArrayLoopAccessTest {
     void mappedArrayRefusesABaseBeyondTheIntRange() throws Exception {
         try (PersistentHeap heap = open()) {
             DoubleArray a = heap.doubles("a", LENGTH, ObjectRole.CANDIDATE);
-            assertThrows(IndexOutOfBoundsException.class, () -> a.get((1L << 32) + 3, 0));
-            assertThrows(IndexOutOfBoundsException.class, () -> a.set((1L << 32) + 3, 0, 2, 1.0));
+            long wrapsToThree = (1L << 32) + 3;
+            IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class,
+                    () -> a.get(wrapsToThree, 0));
+            assertEquals("base=4294967299 is outside the int range of object a (length=40)", e.getMessage());
+            assertThrows(IndexOutOfBoundsException.class, () -> a.set(wrapsToThree, 0, 2, 1.0));
         }
     }
 
@@ -97,6 +100,9 @@ class DoubleArrayLoopAccessTest {
         assertThrows(IndexOutOfBoundsException.class, () -> a.get(LENGTH - 2, 1, 2));
         assertThrows(IndexOutOfBoundsException.class, () -> a.set(-1, 0, 5.0));
         assertThrows(IndexOutOfBoundsException.class, () -> a.set(LENGTH, 0, 1, 5.0));
+        assertThrows(IndexOutOfBoundsException.class, () -> a.get(Integer.MAX_VALUE, 1),
+                "a sum that overflows wraps to a negative index, which is refused");
+        assertThrows(IndexOutOfBoundsException.class, () -> a.set(Integer.MAX_VALUE, 3, 2, 5.0));
         assertArrayEquals(new double[LENGTH], a.toArray(), "the refused stores wrote nothing");
     }
 }

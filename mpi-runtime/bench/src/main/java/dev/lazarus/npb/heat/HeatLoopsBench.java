@@ -21,8 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import java.util.concurrent.TimeUnit;
 
 /**
- * solver.HEAT's red-black SOR sweep ({@link HeatOps#sweep}, the kernel's own code) on class S's grid, one rank:
- * 64 x 64 interior points with their boundary. {@code objects} chooses the implementation of the data objects: a
+ * solver.HEAT's red-black SOR sweep ({@link HeatOps#sweep}, the kernel's own code) on one rank's whole grid of a
+ * problem class (S by default: 64 x 64 interior points with their boundary; {@code -p problemClass=A}: 512 x 512). {@code objects} chooses the implementation of the data objects: a
  * persistent heap ({@code mapped}) or plain Java arrays ({@code plain}).
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -32,11 +32,15 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @State(Scope.Thread)
 public class HeatLoopsBench {
-    private static final int N = HeatKernel.shape(ProblemClass.S)[0];
-    private static final int WIDTH = N + 2;
-
     @Param({BenchObjects.MAPPED, BenchObjects.PLAIN})
     public String objects;
+
+    /** The problem class of the grid: S by default, {@code -p problemClass=A} for class A's. */
+    @Param({"S"})
+    public String problemClass;
+
+    private int n;
+    private int width;
 
     private BenchObjects store;
     /** The solution with its boundary; SOR converges, so it stays bounded however many sweeps run. */
@@ -47,13 +51,15 @@ public class HeatLoopsBench {
 
     @Setup(Level.Trial)
     public void setUp() {
-        double h = 1.0 / (N + 1);
+        n = HeatKernel.shape(ProblemClass.valueOf(problemClass))[0];
+        width = n + 2;
+        double h = 1.0 / (n + 1);
         h2 = h * h;
         omega = 2.0 / (1.0 + Math.sin(Math.PI * h));
-        store = BenchObjects.open(objects, 8L * WIDTH * WIDTH, 8L * WIDTH * WIDTH);
-        u = store.doubles("u", WIDTH * WIDTH, ObjectRole.CANDIDATE);
-        f = store.doubles("f", WIDTH * WIDTH, ObjectRole.REINITIALIZED);
-        HeatOps.source(f, N, N, 1, h);
+        store = BenchObjects.open(objects, 8L * width * width, 8L * width * width);
+        u = store.doubles("u", width * width, ObjectRole.CANDIDATE);
+        f = store.doubles("f", width * width, ObjectRole.REINITIALIZED);
+        HeatOps.source(f, n, n, 1, h);
     }
 
     @TearDown(Level.Trial)
@@ -64,8 +70,8 @@ public class HeatLoopsBench {
     /** One iteration of the kernel's main loop: the red sweep, then the black one; returns the centre value. */
     @Benchmark
     public double sweep() {
-        HeatOps.sweep(u, f, N, N, 1, 0, h2, omega);
-        HeatOps.sweep(u, f, N, N, 1, 1, h2, omega);
-        return u.get(WIDTH * WIDTH / 2);
+        HeatOps.sweep(u, f, n, n, 1, 0, h2, omega);
+        HeatOps.sweep(u, f, n, n, 1, 1, h2, omega);
+        return u.get(width * width / 2);
     }
 }
