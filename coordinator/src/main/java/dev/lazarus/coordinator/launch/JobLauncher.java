@@ -280,9 +280,9 @@ public final class JobLauncher {
      * first, C2 later) spends them on code it throws away while the kernels run in slow profiled code. Class A on two
      * ranks of two cores, medians of five alternating runs, C2 alone against tiered: CG 0.31 against 0.46 s with Open
      * MPI and 0.50 against 0.68 s with MPJ, MG 0.47 against 0.64 s and 0.54 against 0.73 s, IS 0.19 against 0.18 s and
-     * 0.40 against 0.35 s; FT and EP alike with Open MPI, but MPJ's FT became bimodal (1.27 to 3.00 s against 1.32
-     * to 1.44 s tiered, four runs each). With a core free (one rank of two) tiered compilation was as fast and the JVM
-     * started 0.4 s sooner.
+     * 0.40 against 0.35 s; FT and EP alike (MPJ's FT, once its staging arrays were kept: 1.64 to 1.96 s against
+     * 1.71 to 2.13 s tiered, four runs each). With a core free (one rank of two) tiered compilation was as fast and
+     * the JVM started 0.4 s sooner.
      */
     static boolean everyCoreBusy(int ranks, int cores) {
         return ranks >= cores;

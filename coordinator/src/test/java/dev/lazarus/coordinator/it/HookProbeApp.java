@@ -111,7 +111,56 @@ public final class HookProbeApp implements MpiApplication {
                 expected += code(r, 2);
             }
             check("allreduce segment data", sum.getAtIndex(ValueLayout.JAVA_DOUBLE, 1) == expected);
+
+            // The second call is smaller than the first: on MPJ it reuses the first one's longer staging arrays.
+            alltoallSegments(arena, 3);
+            alltoallSegments(arena, 1);
+            bcastSegment(arena);
         }
+    }
+
+    /**
+     * Alltoall between segments, {@code count} doubles per rank, received from element 1 of a buffer with a sentinel
+     * on each side, which must stay as they were.
+     */
+    private void alltoallSegments(Arena arena, int count) {
+        int total = count * size;
+        MemorySegment send = arena.allocate((long) total * Double.BYTES);
+        for (int j = 0; j < size; j++) {
+            for (int k = 0; k < count; k++) {
+                send.setAtIndex(ValueLayout.JAVA_DOUBLE, (long) j * count + k, code(rank, 10 * j + k));
+            }
+        }
+        MemorySegment recv = arena.allocate((total + 2L) * Double.BYTES);
+        recv.setAtIndex(ValueLayout.JAVA_DOUBLE, 0, -1.0);
+        recv.setAtIndex(ValueLayout.JAVA_DOUBLE, total + 1, -1.0);
+        comm.alltoall(send, 0, count, recv, 1, ElementType.DOUBLE);
+        expect("alltoall segment " + count, new Event(recv, 8, 8L * total));
+        boolean ok = recv.getAtIndex(ValueLayout.JAVA_DOUBLE, 0) == -1.0
+                && recv.getAtIndex(ValueLayout.JAVA_DOUBLE, total + 1) == -1.0;
+        for (int j = 0; j < size; j++) {
+            for (int k = 0; k < count; k++) {
+                ok &= recv.getAtIndex(ValueLayout.JAVA_DOUBLE, 1 + (long) j * count + k) == code(j, 10 * rank + k);
+            }
+        }
+        check("alltoall segment data " + count, ok);
+    }
+
+    /** Broadcast of two doubles from rank 0 into elements 1 and 2 of a segment; the others stay as they were. */
+    private void bcastSegment(Arena arena) {
+        MemorySegment b = arena.allocate(4 * Double.BYTES);
+        for (int i = 0; i < 4; i++) {
+            b.setAtIndex(ValueLayout.JAVA_DOUBLE, i, rank == 0 ? 50 + i : -1.0);
+        }
+        comm.bcast(b, 1, 2, ElementType.DOUBLE, 0);
+        if (rank == 0) {
+            expect("bcast segment at root");
+        } else {
+            expect("bcast segment", new Event(b, 8, 16));
+        }
+        check("bcast segment data", b.getAtIndex(ValueLayout.JAVA_DOUBLE, 1) == 51
+                && b.getAtIndex(ValueLayout.JAVA_DOUBLE, 2) == 52
+                && b.getAtIndex(ValueLayout.JAVA_DOUBLE, 3) == (rank == 0 ? 53 : -1.0));
     }
 
     private void collectives() {

@@ -16,6 +16,8 @@ import mpi.Status;
 /** {@link dev.lazarus.mpi.Comm} over an MPJ Express intracommunicator. */
 final class MpjComm extends AbstractComm {
     private final Intracomm comm;
+    /** Staging arrays of the blocking calls, kept between calls. */
+    private final StagingArrays staging = new StagingArrays();
 
     MpjComm(Intracomm comm) throws MPIException {
         super(comm.Rank(), comm.Size());
@@ -69,20 +71,22 @@ final class MpjComm extends AbstractComm {
 
     @Override
     protected void doSend(Object buf, int offset, int count, ElementType type, int dest, int tag) {
-        ArrayTransfer t = ArrayTransfer.toSend(buf, offset, count, type);
-        call("send", () -> {
-            comm.Send(t.array(), t.offset(), count, datatype(type), dest, tag);
-            return null;
-        });
+        try (ArrayTransfer t = ArrayTransfer.toSend(buf, offset, count, type, false, staging)) {
+            call("send", () -> {
+                comm.Send(t.array(), t.offset(), count, datatype(type), dest, tag);
+                return null;
+            });
+        }
     }
 
     @Override
     protected int doRecv(Object buf, int offset, int count, ElementType type, int source, int tag) {
-        ArrayTransfer t = ArrayTransfer.toReceive(buf, offset, count, type);
-        int received = call("recv", () -> comm.Recv(t.array(), t.offset(), count, datatype(type), source(source),
-                tag(tag)).Get_count(datatype(type)));
-        t.finish(received);
-        return received;
+        try (ArrayTransfer t = ArrayTransfer.toReceive(buf, offset, count, type, false, staging)) {
+            int received = call("recv", () -> comm.Recv(t.array(), t.offset(), count, datatype(type),
+                    source(source), tag(tag)).Get_count(datatype(type)));
+            t.finish(received);
+            return received;
+        }
     }
 
     @Override
@@ -105,13 +109,14 @@ final class MpjComm extends AbstractComm {
     protected int doSendrecv(Object sendBuf, int sendOffset, int sendCount, int dest, int sendTag,
                              Object recvBuf, int recvOffset, int recvCount, int source, int recvTag,
                              ElementType type) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, sendCount, type);
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvCount, type);
         Datatype dt = datatype(type);
-        int received = call("sendrecv", () -> comm.Sendrecv(s.array(), s.offset(), sendCount, dt, dest, sendTag,
-                r.array(), r.offset(), recvCount, dt, source(source), tag(recvTag)).Get_count(dt));
-        r.finish(received);
-        return received;
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, sendCount, type, false, staging);
+             ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvCount, type, false, staging)) {
+            int received = call("sendrecv", () -> comm.Sendrecv(s.array(), s.offset(), sendCount, dt, dest,
+                    sendTag, r.array(), r.offset(), recvCount, dt, source(source), tag(recvTag)).Get_count(dt));
+            r.finish(received);
+            return received;
+        }
     }
 
     @Override
@@ -124,94 +129,103 @@ final class MpjComm extends AbstractComm {
 
     @Override
     protected void doBcast(Object buf, int offset, int count, ElementType type, int root) {
-        ArrayTransfer t = ArrayTransfer.toUpdate(buf, offset, count, type);
-        call("bcast", () -> {
-            comm.Bcast(t.array(), t.offset(), count, datatype(type), root);
-            return null;
-        });
-        t.finish(count);
+        try (ArrayTransfer t = ArrayTransfer.toUpdate(buf, offset, count, type, staging)) {
+            call("bcast", () -> {
+                comm.Bcast(t.array(), t.offset(), count, datatype(type), root);
+                return null;
+            });
+            t.finish(count);
+        }
     }
 
     @Override
     protected void doReduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
                             ElementType type, ReduceOp op, int root) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true);
-        call("reduce", () -> {
-            comm.Reduce(s.array(), s.offset(), r.array(), r.offset(), count, datatype(type), op(op), root);
-            return null;
-        });
-        r.finish(count);
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
+             ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true, staging)) {
+            call("reduce", () -> {
+                comm.Reduce(s.array(), s.offset(), r.array(), r.offset(), count, datatype(type), op(op), root);
+                return null;
+            });
+            r.finish(count);
+        }
     }
 
     @Override
     protected void doAllreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count,
                                ElementType type, ReduceOp op) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true);
-        call("allreduce", () -> {
-            comm.Allreduce(s.array(), s.offset(), r.array(), r.offset(), count, datatype(type), op(op));
-            return null;
-        });
-        r.finish(count);
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
+             ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true, staging)) {
+            call("allreduce", () -> {
+                comm.Allreduce(s.array(), s.offset(), r.array(), r.offset(), count, datatype(type), op(op));
+                return null;
+            });
+            r.finish(count);
+        }
     }
 
     @Override
     protected void doGather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                             ElementType type, int root) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
         int total = count * size();
         // MPJ 0.44 copies into the receive buffer on every rank, so non-root ranks get a full-size scratch array.
         Object target = rank() == root ? recvBuf : Buffers.newArray(type, total);
-        ArrayTransfer r = ArrayTransfer.toReceive(target, rank() == root ? recvOffset : 0, total, type, true);
         Datatype dt = datatype(type);
-        call("gather", () -> {
-            comm.Gather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt, root);
-            return null;
-        });
-        r.finish(total);
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
+             ArrayTransfer r = ArrayTransfer.toReceive(target, rank() == root ? recvOffset : 0, total, type, true,
+                     staging)) {
+            call("gather", () -> {
+                comm.Gather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt, root);
+                return null;
+            });
+            r.finish(total);
+        }
     }
 
     @Override
     protected void doAllgather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                                ElementType type) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true);
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, true);
         Datatype dt = datatype(type);
-        call("allgather", () -> {
-            comm.Allgather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
-            return null;
-        });
-        r.finish(count * size());
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
+             ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, true, staging)) {
+            call("allgather", () -> {
+                comm.Allgather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
+                return null;
+            });
+            r.finish(count * size());
+        }
     }
 
     @Override
     protected void doAlltoall(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                               ElementType type) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count * size(), type);
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type);
         Datatype dt = datatype(type);
-        call("alltoall", () -> {
-            comm.Alltoall(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
-            return null;
-        });
-        r.finish(count * size());
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count * size(), type, false, staging);
+             ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, false, staging)) {
+            call("alltoall", () -> {
+                comm.Alltoall(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
+                return null;
+            });
+            r.finish(count * size());
+        }
     }
 
     @Override
     protected void doAlltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls,
                                Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls,
                                ElementType type) {
-        ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, extent(sendCounts, sendDispls), type);
         int recvExtent = extent(recvCounts, recvDispls);
-        ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvExtent, type);
         Datatype dt = datatype(type);
-        call("alltoallv", () -> {
-            comm.Alltoallv(s.array(), s.offset(), sendCounts, sendDispls, dt,
-                    r.array(), r.offset(), recvCounts, recvDispls, dt);
-            return null;
-        });
-        r.finish(recvExtent);
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, extent(sendCounts, sendDispls), type,
+                false, staging);
+             ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvExtent, type, false, staging)) {
+            call("alltoallv", () -> {
+                comm.Alltoallv(s.array(), s.offset(), sendCounts, sendDispls, dt,
+                        r.array(), r.offset(), recvCounts, recvDispls, dt);
+                return null;
+            });
+            r.finish(recvExtent);
+        }
     }
 
     /**
