@@ -251,6 +251,22 @@ public final class HookProbeApp implements MpiApplication {
             }
         }
         expect("alltoallv", expected.toArray(Event[]::new));
+        if (size == 1 && comm.backend().equals("mpj")) {
+            unequalCountsOnOneRank();
+        }
+    }
+
+    /** MPJ's one-rank exchange is a copy, which refuses counts MPI would refuse: what is sent must be received. */
+    private void unequalCountsOnOneRank() {
+        try {
+            comm.alltoallv(new double[2], 0, new int[] {1}, new int[] {0}, new double[2], 0, new int[] {2},
+                    new int[] {0});
+            check("alltoallv with unequal counts on one rank is refused", false);
+        } catch (IllegalArgumentException e) {
+            check("alltoallv unequal counts message", e.getMessage().equals(
+                    "alltoallv on one rank: sendCounts[0]=1 recvCounts[0]=2 must be equal"));
+        }
+        events.clear();
     }
 
     private void expect(String what, Event... expected) {

@@ -199,6 +199,10 @@ final class MpjComm extends AbstractComm {
     @Override
     protected void doAlltoall(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                               ElementType type) {
+        if (size() == 1) {
+            Buffers.copy(sendBuf, sendOffset, recvBuf, recvOffset, count, type);
+            return;
+        }
         Datatype dt = datatype(type);
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count * size(), type, false, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, false, staging)) {
@@ -214,6 +218,11 @@ final class MpjComm extends AbstractComm {
     protected void doAlltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls,
                                Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls,
                                ElementType type) {
+        if (size() == 1) {
+            copyToSelf(sendBuf, sendOffset + sendDispls[0], sendCounts[0], recvBuf, recvOffset + recvDispls[0],
+                    recvCounts[0], type);
+            return;
+        }
         int recvExtent = extent(recvCounts, recvDispls);
         Datatype dt = datatype(type);
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, extent(sendCounts, sendDispls), type,
@@ -226,6 +235,19 @@ final class MpjComm extends AbstractComm {
             });
             r.finish(recvExtent);
         }
+    }
+
+    /**
+     * A one-rank exchange, as a copy. Through MPJ a segment's data was copied three times (into a staging array, by
+     * MPJ, back into the segment): IS class A on one rank exchanges 32 MB per iteration this way.
+     */
+    private static void copyToSelf(Object sendBuf, int sendAt, int sendCount, Object recvBuf, int recvAt,
+                                   int recvCount, ElementType type) {
+        if (sendCount != recvCount) {
+            throw new IllegalArgumentException("alltoallv on one rank: sendCounts[0]=" + sendCount
+                    + " recvCounts[0]=" + recvCount + " must be equal");
+        }
+        Buffers.copy(sendBuf, sendAt, recvBuf, recvAt, sendCount, type);
     }
 
     /**
