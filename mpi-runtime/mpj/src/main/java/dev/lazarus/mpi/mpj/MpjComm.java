@@ -199,7 +199,7 @@ final class MpjComm extends AbstractComm {
     @Override
     protected void doAlltoall(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                               ElementType type) {
-        if (size() == 1) {
+        if (size() == 1) { // a copy, as in copyToSelf
             Buffers.copy(sendBuf, sendOffset, recvBuf, recvOffset, count, type);
             return;
         }
