@@ -91,6 +91,8 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     IntArray failedVerification;
     /** Where rankKeys counts before copying into keyBuff1 ({@link IsOps#cumulativeCounts}). */
     private int[] countScratch;
+    /** Where groupByBucket counts the slots before copying them into bucketPtrs ({@link IsOps#groupByBucket}). */
+    private int[] bucketScratch;
     /** Local keys per bucket; the last five entries carry the test keys to the allreduce. */
     int[] bucketSize;
     /** Global keys per bucket, and the five test keys. */
@@ -262,6 +264,7 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         keyArray = easyCrash.ints("keyArray", sizeOfBuffers, ObjectRole.CANDIDATE);
         keyBuff1 = easyCrash.ints("keyBuff1", keyBuff1Length(), ObjectRole.CANDIDATE);
         countScratch = new int[keyBuff1Length()];
+        bucketScratch = new int[numBuckets];
         keyBuff2 = easyCrash.ints("keyBuff2", sizeOfBuffers, ObjectRole.CANDIDATE);
         bucketPtrs = easyCrash.ints("bucketPtrs", numBuckets, ObjectRole.CANDIDATE);
         passedVerification = easyCrash.ints("passedVerification", MAX_ITERATIONS + 1, ObjectRole.CANDIDATE);
@@ -463,7 +466,7 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         }
         IsOps.countBuckets(keys, numKeys, shift, bucketSize);
         IsOps.bucketStarts(bucketSize, bucketPtrs, numBuckets);
-        IsOps.groupByBucket(keys, numKeys, shift, bucketPtrs, keyBuff1);
+        IsOps.groupByBucket(keys, numKeys, shift, bucketPtrs, numBuckets, bucketScratch, keyBuff1);
     }
 
     /** Region 3: global bucket sizes (and the test keys) on every rank. */

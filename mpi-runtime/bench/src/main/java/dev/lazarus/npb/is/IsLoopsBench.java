@@ -55,6 +55,7 @@ public class IsLoopsBench {
     /** Counts, then running totals, per key value ({@code keyBuff1} after the exchange). */
     private IntArray counts;
     private int[] countScratch;
+    private int[] bucketScratch;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -68,11 +69,12 @@ public class IsLoopsBench {
         grouped = store.ints("keyBuff1", numKeys, ObjectRole.CANDIDATE);
         counts = store.ints("counts", maxKey, ObjectRole.CANDIDATE);
         countScratch = new int[maxKey];
+        bucketScratch = new int[numBuckets];
         IsKernel.createSeq(new NpbRandom(IsKernel.SEED), maxKey, numKeys, keys::set);
         sizes = new int[numBuckets];
         IsOps.countBuckets(keys, numKeys, shift, sizes);
         IsOps.bucketStarts(sizes, next, numBuckets);
-        IsOps.groupByBucket(keys, numKeys, shift, next, grouped);
+        IsOps.groupByBucket(keys, numKeys, shift, next, numBuckets, bucketScratch, grouped);
     }
 
     @TearDown(Level.Trial)
@@ -92,7 +94,7 @@ public class IsLoopsBench {
     @Benchmark
     public int groupByBucket() {
         IsOps.bucketStarts(sizes, next, numBuckets);
-        IsOps.groupByBucket(keys, numKeys, shift, next, grouped);
+        IsOps.groupByBucket(keys, numKeys, shift, next, numBuckets, bucketScratch, grouped);
         return grouped.get(numKeys - 1);
     }
 
