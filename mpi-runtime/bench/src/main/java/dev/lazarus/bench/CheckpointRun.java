@@ -58,6 +58,7 @@ public final class CheckpointRun {
                 app.heapBytes(), new EasyCrashSettings(nvm, Map.of()), null, null)) {
             app.attach(easyCrash);
             app.initialize(true);
+            easyCrash.persistStartingState(); // as RecomputingRun does
             Checkpoints ckpt = mode.equals("none") ? null : Checkpoints.open(comm, settings(mode, work), m -> { });
             if (ckpt != null) {
                 CandidateCheckpoints.protect(ckpt, easyCrash.heap());

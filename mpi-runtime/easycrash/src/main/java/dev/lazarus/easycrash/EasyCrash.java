@@ -270,6 +270,27 @@ public final class EasyCrash implements AutoCloseable {
         return heap != null ? heap.objects() : Collections.unmodifiableMap(plainObjects);
     }
 
+    /**
+     * Writes back every candidate object once, after a start that did not resume from NVM has initialized them (a
+     * fresh start, or a restore from a checkpoint level): a restart finds that state in NVM even where the main loop
+     * never writes it again. Objects that initialization writes and the loop only reads (IS's keys) could otherwise
+     * stay in the cache for the whole run and be lost to a crash; the crash-test campaign's cache model saw exactly
+     * that (every IS crash test failed once IS stopped moving its keys through the cache every iteration). Nothing
+     * with EasyCrash off. Call before the first {@link #beginIteration}.
+     */
+    public void persistStartingState() {
+        if (heap == null) {
+            return;
+        }
+        List<DataObject> candidates = new ArrayList<>();
+        for (DataObject object : objects().values()) {
+            if (object.role() == ObjectRole.CANDIDATE) {
+                candidates.add(object);
+            }
+        }
+        heap.persistBeforeFirstBookmark(candidates);
+    }
+
     /** Marks the start of main-loop iteration {@code iteration}: the bookmark a restart resumes at. */
     public void beginIteration(int iteration) {
         if (heap != null) {

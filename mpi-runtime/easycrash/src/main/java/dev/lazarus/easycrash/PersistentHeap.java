@@ -359,6 +359,21 @@ public final class PersistentHeap implements AutoCloseable {
         file.writeMarker(0);
     }
 
+    /**
+     * Writes back every cache line of {@code objects} and waits for it, without the in-flight marker: for the state
+     * a start initialized, before its first bookmark. A crash in the middle leaves no iteration bookmarked, and such a
+     * heap is never resumed ({@link #open}), so there is nothing for a marker to tell.
+     */
+    public void persistBeforeFirstBookmark(List<? extends DataObject> objects) {
+        for (DataObject object : objects) {
+            file.writer().writeBack(object.segment(), 0, object.byteSize());
+            if (tracer != null) {
+                tracer.persist(object.heapOffset(), object.byteSize());
+            }
+        }
+        file.writer().drain();
+    }
+
     /** Closes the heap and deletes its files: the run they served has finished. */
     public void release() throws IOException {
         RankLock held = lock;

@@ -146,6 +146,9 @@ public final class RecomputingRun {
         }
         boolean fresh = !fromNvm && restored.isEmpty();
         app.initialize(fresh);
+        if (!fromNvm) {
+            easyCrash.persistStartingState();
+        }
         int first = restored.isPresent() ? (int) restored.getAsLong() + 1 : easyCrash.firstIteration(1);
         comm.barrier();
         long start = System.nanoTime();

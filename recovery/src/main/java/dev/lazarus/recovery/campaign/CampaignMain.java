@@ -133,7 +133,8 @@ public final class CampaignMain {
         for (ObjectCorrelation c : report.correlations()) {
             out.printf(Locale.ROOT, "object %-10s stale %5.1f%%  R_s=%8.4f p=%10.3e %s%n", c.name(),
                     100 * report.meanInconsistentRates().getOrDefault(c.name(), 0.0), c.spearman(), c.pValue(),
-                    c.critical() ? "CRITICAL" : c.verdict().name().toLowerCase(Locale.ROOT));
+                    c.verdict() == ObjectCorrelation.Verdict.CRITICAL ? "CRITICAL"
+                            : c.verdict().name().toLowerCase(Locale.ROOT));
         }
         out.printf(Locale.ROOT, "plan: persist %s at %s%n", report.persistencePlan().critical(),
                 planText(report));

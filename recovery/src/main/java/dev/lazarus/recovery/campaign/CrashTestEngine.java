@@ -160,6 +160,7 @@ public final class CrashTestEngine {
             easyCrash.checkPlan(app.application());
             afterAttach.accept(easyCrash);
             app.initialize(true);
+            easyCrash.persistStartingState(); // as RecomputingRun does
             for (int it = 1; it <= app.iterations(); it++) {
                 easyCrash.beginIteration(it);
                 app.iterate(it, easyCrash);

@@ -51,6 +51,7 @@ public final class ProductionTiming {
                 app.heapBytes(), CampaignTarget.settings(nvm, null, false), null, null)) {
             app.attach(easyCrash);
             app.initialize(true);
+            easyCrash.persistStartingState(); // as RecomputingRun does
             long start = System.nanoTime();
             for (int it = 1; it <= app.iterations(); it++) {
                 easyCrash.beginIteration(it);

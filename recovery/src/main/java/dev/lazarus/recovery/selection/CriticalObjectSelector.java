@@ -20,6 +20,13 @@ import java.util.TreeSet;
  * correlation R_s between them and a two-sided p-value from t = R_s &middot; sqrt((n-2) / (1-R_s&sup2;)), which follows
  * Student's t-distribution with n-2 degrees of freedom when there is no correlation. An object is critical iff
  * R_s &lt; 0 and p &lt; threshold (0.01 in the paper).
+ *
+ * <p>When no test recomputed, R_s is undefined and the paper's rule selects nothing, although something stops every
+ * restart. Then every object that was inconsistent in at least one test is selected as a suspect ({@link
+ * ObjectCorrelation.Verdict#STALE_WHILE_NONE_RECOMPUTED}); the campaign's later phases persist the suspects and
+ * measure whether that pays, and region selection keeps no region where it does not. An application whose small
+ * accumulators are rewritten every iteration (IS's per-iteration verification slots) stays dirty in the cache, fails
+ * every crash test without persistence, and needs exactly this.
  */
 public final class CriticalObjectSelector {
     /** The paper's significance threshold: "a common threshold", a very strong correlation in their study. */
@@ -75,13 +82,15 @@ public final class CriticalObjectSelector {
             success[i] = results.get(i).outcome().recomputed() ? 1.0 : 0.0;
         }
         boolean constantOutcomes = isConstant(success);
+        boolean noneRecomputed = constantOutcomes && success[0] == 0.0;
         List<ObjectCorrelation> correlations = new ArrayList<>(candidates.size());
         for (String name : candidates) {
             double[] rates = new double[n];
             for (int i = 0; i < n; i++) {
                 rates[i] = results.get(i).inconsistentRate(name);
             }
-            correlations.add(correlate(name, rates, success, constantOutcomes));
+            correlations.add(noneRecomputed ? suspect(name, rates)
+                    : correlate(name, rates, success, constantOutcomes));
         }
         // Double.compare orders NaN after every number, which puts undefined correlations last.
         correlations.sort(Comparator.comparingDouble(ObjectCorrelation::spearman)
@@ -113,6 +122,16 @@ public final class CriticalObjectSelector {
         // 2 * cdf(-|t|) keeps precision in the far tail, where 1 - cdf(|t|) would round to 0.
         double p = 2.0 * new TDistribution(null, n - 2).cumulativeProbability(-Math.abs(t));
         return Math.min(1.0, p);
+    }
+
+    /** No test recomputed: an object inconsistent in any test is a suspect, one never inconsistent is not. */
+    private static ObjectCorrelation suspect(String name, double[] rates) {
+        boolean everStale = false;
+        for (double rate : rates) {
+            everStale |= rate > 0.0;
+        }
+        return new ObjectCorrelation(name, Double.NaN, 1.0, everStale
+                ? ObjectCorrelation.Verdict.STALE_WHILE_NONE_RECOMPUTED : ObjectCorrelation.Verdict.CONSTANT_OUTCOMES);
     }
 
     private ObjectCorrelation correlate(String name, double[] rates, double[] success, boolean constantOutcomes) {

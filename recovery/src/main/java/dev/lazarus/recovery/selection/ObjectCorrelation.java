@@ -22,12 +22,20 @@ public record ObjectCorrelation(String name, double spearman, double pValue, Ver
         NOT_NEGATIVE,
         /** Every test saw the same inconsistent rate for the object, so it cannot explain any outcome. */
         CONSTANT_RATES,
-        /** Every test had the same success value (all S1 or none), so no object can explain the outcomes. */
-        CONSTANT_OUTCOMES
+        /**
+         * Every test had the same success value, so no object can explain the outcomes: all recomputed, or none did
+         * and this object was never inconsistent.
+         */
+        CONSTANT_OUTCOMES,
+        /**
+         * No test recomputed, so R_s is undefined, and the object was inconsistent in at least one test: it may be
+         * what stops every restart, and the campaign's measured phases (persisting it) decide.
+         */
+        STALE_WHILE_NONE_RECOMPUTED
     }
 
-    /** True if the object should be persisted. */
+    /** True if the object should be persisted: critical, or a suspect when no restart recomputed. */
     public boolean critical() {
-        return verdict == Verdict.CRITICAL;
+        return verdict == Verdict.CRITICAL || verdict == Verdict.STALE_WHILE_NONE_RECOMPUTED;
     }
 }

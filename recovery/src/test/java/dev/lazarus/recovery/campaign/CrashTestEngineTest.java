@@ -26,10 +26,14 @@ class CrashTestEngineTest {
 
     private CrashTestEngine.PhaseResult phase(int iterations, double tolerance, PersistencePlan plan, int tests)
             throws Exception {
+        return phase(new CampaignTarget("test.Converging", () -> new ConvergingApp(iterations, tolerance),
+                new String[0]), plan, tests);
+    }
+
+    private CrashTestEngine.PhaseResult phase(CampaignTarget target, PersistencePlan plan, int tests)
+            throws Exception {
         CrashTestEngine engine = new CrashTestEngine(new CrashTestEngine.Options(work, SMALL, 2,
                 Duration.ofSeconds(30)));
-        CampaignTarget target = new CampaignTarget("test.Converging", () -> new ConvergingApp(iterations, tolerance),
-                new String[0]);
         return engine.run(target, plan, tests, 42, done -> { });
     }
 
@@ -55,6 +59,21 @@ class CrashTestEngineTest {
         Map<CrashTestOutcome, Integer> counts = count(result.results());
         assertTrue(counts.getOrDefault(CrashTestOutcome.S1, 0) > 0, counts.toString());
         assertEquals(0, counts.getOrDefault(CrashTestOutcome.S3, 0), counts.toString());
+    }
+
+    /**
+     * A table that a fresh start writes and the loop only reads would stay dirty in the cache for the whole run; the
+     * start writes the candidates back once, so no crash finds it stale and every restart recomputes.
+     */
+    @Test
+    void stateThatOnlyInitializationWritesIsInNvmAtEveryCrash() throws Exception {
+        CrashTestEngine.PhaseResult result = phase(new CampaignTarget("test.ReadMostly", ReadMostlyApp::new,
+                new String[0]), null, 20);
+        assertEquals(20, result.results().size());
+        for (CrashTestResult r : result.results()) {
+            assertEquals(0.0, r.inconsistentRates().get("table"), r.toString());
+        }
+        assertEquals(Map.of(CrashTestOutcome.S1, 20), count(result.results()));
     }
 
     @Test

@@ -129,17 +129,36 @@ class CriticalObjectSelectorTest {
     }
 
     @Test
-    void constantOutcomesSelectNothingAndSayWhy() {
+    void allRecomputedSelectsNothingAndSaysWhy() {
         List<CrashTestResult> results = List.of(
-                test(S2, Map.of("a", 0.1, "b", 0.3)),
-                test(S3, Map.of("a", 0.9, "b", 0.2)),
-                test(S4, Map.of("a", 0.5, "b", 0.7)));
+                test(S1, Map.of("a", 0.1, "b", 0.3)),
+                test(S1, Map.of("a", 0.9, "b", 0.2)),
+                test(S1, Map.of("a", 0.5, "b", 0.7)));
         for (ObjectCorrelation c : CriticalObjectSelector.withDefaultThreshold().select(results)) {
             assertEquals(ObjectCorrelation.Verdict.CONSTANT_OUTCOMES, c.verdict(), c.toString());
             assertTrue(Double.isNaN(c.spearman()));
             assertEquals(1.0, c.pValue());
             assertFalse(c.critical());
         }
+    }
+
+    /** No restart recomputed: whatever was ever stale is a suspect for the measured phases; the rest is not. */
+    @Test
+    void noneRecomputedSelectsTheObjectsThatWereEverStale() {
+        List<CrashTestResult> results = List.of(
+                test(S2, Map.of("a", 0.0, "b", 0.3, "c", 0.0)),
+                test(S3, Map.of("a", 0.9, "b", 0.2, "c", 0.0)),
+                test(S4, Map.of("a", 0.0, "b", 0.7, "c", 0.0)));
+        Map<String, ObjectCorrelation.Verdict> verdicts = new java.util.TreeMap<>();
+        for (ObjectCorrelation c : CriticalObjectSelector.withDefaultThreshold().select(results)) {
+            verdicts.put(c.name(), c.verdict());
+            assertTrue(Double.isNaN(c.spearman()), c.toString());
+            assertEquals(1.0, c.pValue());
+            assertEquals(!c.name().equals("c"), c.critical(), c.toString());
+        }
+        assertEquals(Map.of("a", ObjectCorrelation.Verdict.STALE_WHILE_NONE_RECOMPUTED,
+                "b", ObjectCorrelation.Verdict.STALE_WHILE_NONE_RECOMPUTED,
+                "c", ObjectCorrelation.Verdict.CONSTANT_OUTCOMES), verdicts);
     }
 
     @Test

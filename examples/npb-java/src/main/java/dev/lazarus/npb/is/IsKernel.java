@@ -26,26 +26,37 @@ import java.util.function.UnaryOperator;
 import static dev.lazarus.easycrash.Recomputable.pageAligned;
 
 /**
- * NPB IS (Integer Sort), MPI version of NPB 3.4 {@code is.c}: ranks {@code TOTAL_KEYS} integer keys ten times by a
- * bucket sort whose buckets are redistributed over the ranks with {@code alltoall}/{@code alltoallv}, checks the
+ * NPB IS (Integer Sort), after NPB 3.4 {@code is.c}: ranks {@code TOTAL_KEYS} integer keys ten times, checks the
  * ranks of five test keys in every iteration (partial verification) and, after the timed loop, that the keys end up
- * globally sorted (full verification). Both pass for any key set that sorts, so the acceptance check also compares a
- * fingerprint of the sorted keys with one of the benchmark's keys, regenerated at verification ({@link
- * KeySetFingerprint}): the verdict depends on every key. Runs on a power-of-two number of ranks, up to 128 for class S
- * and 1024 otherwise.
+ * globally sorted (full verification).
+ *
+ * <p><b>Two ways to rank.</b> On fewer ranks than {@code TOTAL_KEYS / MAX_KEY} (16 in classes W, A and B, 32 in S)
+ * each iteration counts this rank's keys per value, sums the counts over all ranks with one {@code allreduce} of
+ * {@code MAX_KEY} integers and turns them into the ranks of all key values, as NPB's OpenMP and Java versions do:
+ * {@code MAX_KEY} integers per rank cross the network instead of the {@code TOTAL_KEYS / ranks} keys of NPB's MPI bucket
+ * sort, and no key is moved (class A on 2 ranks: 2 MB instead of 16 MB per rank and iteration). From 16 ranks on the
+ * keys are the smaller message, and the iterations run NPB's MPI bucket sort, whose buckets are redistributed over the
+ * ranks with {@code alltoall}/{@code alltoallv}. The full verification always sorts the keys by the bucket sort;
+ * after value-count iterations it also checks every rank the last iteration computed against the bucket sort's.
+ *
+ * <p>NPB's checks pass for any key set that sorts, so the acceptance check also compares a fingerprint of the sorted
+ * keys with one of the benchmark's keys, regenerated at verification ({@link KeySetFingerprint}): the verdict depends
+ * on every key. Runs on a power-of-two number of ranks, up to 128 for class S and 1024 otherwise.
  *
  * <p>Named data objects (NPB's names in camel case): {@code keyArray} ({@code key_array}, this rank's keys),
- * {@code keyBuff1} ({@code key_buff1}: keys grouped by bucket, then the key populations and ranks),
- * {@code keyBuff2} ({@code key_buff2}: the keys this rank received), {@code bucketPtrs} ({@code bucket_ptrs}),
+ * {@code keyBuff1} ({@code key_buff1}: the ranks of all key values after value counts; in the bucket sort the keys
+ * grouped by bucket, then the populations and ranks of this rank's values), {@code keyBuff2} ({@code key_buff2}: the
+ * keys this rank received) and {@code bucketPtrs} ({@code bucket_ptrs}), which value-count iterations leave to the
+ * full verification,
  * {@code passedVerification} and {@code failedVerification} (NPB's counters, one slot per iteration), and the small
  * per-iteration arrays {@code bucketSize}, {@code bucketSizeTotals}, {@code processBucketDistribPtr1},
  * {@code processBucketDistribPtr2}, {@code sendCount}, {@code recvCount}, {@code sendDispl}, {@code recvDispl}.
  *
- * <p>Regions of the timed main loop, in order, once per iteration (NPB's {@code rank()} split at its phases):
- * {@code alterKeys()} (plant the iteration's two keys), {@code bucketLocalKeys()} (count and group local keys by
- * bucket), {@code reduceBucketSizes()} (allreduce), {@code planRedistribution()} (which buckets go to which rank),
- * {@code exchangeKeys()} (alltoall and alltoallv), {@code rankKeys()} (key populations and ranks) and
- * {@code partialVerify()}.
+ * <p>Regions of the timed main loop, in order, once per iteration (NPB's {@code rank()} split at its phases, the same
+ * for both ways to rank): {@code alterKeys()} (plant the iteration's two keys), {@code countKeys()} (count local keys
+ * per value, or count and group them by bucket), {@code exchange()} (the counts' allreduce, or the bucket sizes'
+ * allreduce, the plan of which buckets go to which rank and the keys' alltoallv), {@code rankKeys()} (key populations
+ * and ranks) and {@code partialVerify()}.
  *
  * <p><b>EasyCrash.</b> The paper's candidates {@code keyArray, keyBuff1, keyBuff2, bucketPtrs} and the partial
  * verification counters are CANDIDATE objects in the rank's persistent heap; the small per-iteration arrays stay
@@ -70,8 +81,8 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     /** Timed iterations, as in NPB. */
     static final int MAX_ITERATIONS = 10;
     private static final String NAME = "npb.IS";
-    private static final List<String> REGIONS = List.of("alterKeys", "bucketLocalKeys", "reduceBucketSizes",
-            "planRedistribution", "exchangeKeys", "rankKeys", "partialVerify");
+    private static final List<String> REGIONS = List.of("alterKeys", "countKeys", "exchange", "rankKeys",
+            "partialVerify");
     private static final int TEST_ARRAY_SIZE = IsParameters.TEST_ARRAY_SIZE;
     /** NPB's seed of the key sequence. */
     static final double SEED = 314159265.0;
@@ -91,6 +102,12 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     IntArray failedVerification;
     /** Where rankKeys counts before copying into keyBuff1 ({@link IsOps#cumulativeCounts}). */
     private int[] countScratch;
+    /** Whether the iterations rank by counts per key value instead of the bucket sort (class comment). */
+    private boolean byValueCounts;
+    /** This rank's keys per value, then the test keys it holds ({@code MAX_KEY + TEST_ARRAY_SIZE}; by value counts). */
+    private int[] localCounts;
+    /** All ranks' keys per value and the test keys, then the values' ranks (the same array as localCounts on one rank). */
+    private int[] globalCounts;
     /** Where groupByBucket counts the slots before copying them into bucketPtrs ({@link IsOps#groupByBucket}). */
     private int[] bucketScratch;
     /** Local keys per bucket; the last five entries carry the test keys to the allreduce. */
@@ -205,6 +222,11 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         this.shift = parameters.maxKeyLog2() - parameters.numBucketsLog2();
         // NPB's buffer sizes: received keys can exceed the average numKeys since buckets are not split.
         this.sizeOfBuffers = size < 256 ? 3 * numKeys / 2 : size < 512 ? 5 * numKeys / 2 : 4 * numKeys;
+        this.byValueCounts = byValueCounts(parameters, size);
+        if (byValueCounts) {
+            localCounts = new int[parameters.maxKey() + TEST_ARRAY_SIZE];
+            globalCounts = size == 1 ? localCounts : new int[parameters.maxKey() + TEST_ARRAY_SIZE];
+        }
         bucketSize = new int[numBuckets + TEST_ARRAY_SIZE];
         bucketSizeTotals = new int[numBuckets + TEST_ARRAY_SIZE];
         processBucketDistribPtr1 = new int[numBuckets + TEST_ARRAY_SIZE];
@@ -213,6 +235,14 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         recvCount = new int[size];
         sendDispl = new int[size];
         recvDispl = new int[size];
+    }
+
+    /**
+     * Whether {@code ranks} ranks rank the keys by counts per value: while the counts ({@code MAX_KEY} integers per
+     * rank) are a smaller message than a rank's keys.
+     */
+    static boolean byValueCounts(IsParameters parameters, int ranks) {
+        return ranks < parameters.totalKeys() / parameters.maxKey();
     }
 
     /** Redirects the report and per-iteration messages (tests). */
@@ -311,31 +341,54 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         }
         alterKeys(iteration);
         easyCrash.endRegion(0, iteration);
-        bucketLocalKeys();
+        countKeys();
         easyCrash.endRegion(1, iteration);
-        reduceBucketSizes();
+        exchange();
         easyCrash.endRegion(2, iteration);
-        planRedistribution();
-        easyCrash.endRegion(3, iteration);
-        exchangeKeys();
-        easyCrash.endRegion(4, iteration);
         rankKeys();
-        easyCrash.endRegion(5, iteration);
+        easyCrash.endRegion(3, iteration);
         partialVerify(iteration);
-        easyCrash.endRegion(6, iteration);
+        easyCrash.endRegion(4, iteration);
     }
 
     /**
      * NPB's {@code full_verify}, the partial verification tally of all iterations, and a comparison of the sorted
      * keys' fingerprint with the benchmark's key set (collective): NPB's checks pass for any keys that sort, so
-     * without it a key changed in NVM would be sorted and accepted.
+     * without it a key changed in NVM would be sorted and accepted. After iterations that ranked by value counts, the
+     * keys are first sorted by the bucket sort, and every rank of the last iteration is compared with the sort's.
      */
     @Override
     public Verdict verify() {
+        int rankMismatches = 0;
+        if (byValueCounts) {
+            int[] ranked = new int[params.maxKey()];
+            keyBuff1.copyTo(0, ranked, 0, ranked.length);
+            bucketLocalKeys();
+            reduceBucketSizes();
+            planRedistribution();
+            exchangeKeys();
+            rankReceivedKeys();
+            rankMismatches = countRankMismatches(ranked);
+        }
         int[] sorted = new int[totalLocalKeys];
         sortLocalKeys(sorted);
-        return verify(countOutOfOrder(sorted, totalLocalKeys), KeySetFingerprint.of(sorted, totalLocalKeys),
-                generatedKeySet());
+        return verify(countOutOfOrder(sorted, totalLocalKeys), rankMismatches,
+                KeySetFingerprint.of(sorted, totalLocalKeys), generatedKeySet());
+    }
+
+    /**
+     * How many values of this rank's bucket range have another cumulative count in {@code ranked} (all ranks' keys
+     * at most each value, from the value counts) than the bucket sort gave ({@code keyBuff1} plus the keys on lower
+     * ranks).
+     */
+    private int countRankMismatches(int[] ranked) {
+        int mismatches = 0;
+        for (int v = minKeyVal; v <= maxKeyVal; v++) {
+            if (keyBuff1.get(v - minKeyVal) + totalLesserKeys != ranked[v]) {
+                mismatches++;
+            }
+        }
+        return mismatches;
     }
 
     /**
@@ -362,10 +415,8 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     /** One whole NPB {@code rank(iteration)}: the regions of the main loop in order (the untimed warm-up). */
     private void rankIteration(int iteration) {
         alterKeys(iteration);
-        bucketLocalKeys();
-        reduceBucketSizes();
-        planRedistribution();
-        exchangeKeys();
+        countKeys();
+        exchange();
         rankKeys();
         partialVerify(iteration);
     }
@@ -450,7 +501,71 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         return position <= MAX_ITERATIONS ? position : maxKey - (position - MAX_ITERATIONS);
     }
 
-    /** Region 2: counts local keys per bucket, stashes the local test keys, and groups the keys by bucket. */
+    /** Region 2: counts this rank's keys per value, or per bucket and groups them by bucket. */
+    private void countKeys() {
+        if (byValueCounts) {
+            countKeyValues();
+        } else {
+            bucketLocalKeys();
+        }
+    }
+
+    /** Region 3: sums the counts per value over all ranks, or moves the keys to the ranks that rank their buckets. */
+    private void exchange() {
+        if (byValueCounts) {
+            if (commSize > 1) {
+                comm.allreduce(localCounts, 0, globalCounts, 0, localCounts.length, ReduceOp.SUM);
+            }
+        } else {
+            reduceBucketSizes();
+            planRedistribution();
+            exchangeKeys();
+        }
+    }
+
+    /** Region 4: the ranks of all key values, or of the values of this rank's buckets. */
+    private void rankKeys() {
+        if (byValueCounts) {
+            rankAllValues();
+        } else {
+            rankReceivedKeys();
+        }
+    }
+
+    /** Counts this rank's keys per value into {@link #localCounts}, and stashes the test keys this rank holds. */
+    private void countKeyValues() {
+        int maxKey = params.maxKey();
+        Arrays.fill(localCounts, 0);
+        IntArray keys = keyArray;
+        int[] testIndexArray = params.testIndexArray();
+        for (int i = 0; i < TEST_ARRAY_SIZE; i++) {
+            if (testIndexArray[i] / numKeys == myRank) {
+                localCounts[maxKey + i] = keys.get(testIndexArray[i] % numKeys);
+            }
+        }
+        IsOps.countValues(keys, numKeys, localCounts);
+    }
+
+    /**
+     * Turns the counts over all ranks into cumulative counts, so that {@code keyBuff1[k]} is the number of keys
+     * {@code <= k} on all ranks. Rank 0 verifies the test keys against them ({@link #partialVerify}): every rank has
+     * the same counts.
+     */
+    private void rankAllValues() {
+        int maxKey = params.maxKey();
+        IsOps.cumulate(globalCounts, maxKey);
+        keyBuff1.copyFrom(globalCounts, 0, 0, maxKey);
+        totalLesserKeys = 0;
+        minKeyVal = myRank == 0 ? 0 : 1;
+        maxKeyVal = myRank == 0 ? maxKey - 1 : 0;
+    }
+
+    /** The value of test key {@code i}, summed over the ranks with this iteration's counts. */
+    private int testKey(int i) {
+        return byValueCounts ? globalCounts[params.maxKey() + i] : bucketSizeTotals[numBuckets + i];
+    }
+
+    /** Counts local keys per bucket, stashes the local test keys, and groups the keys by bucket. */
     private void bucketLocalKeys() {
         Arrays.fill(bucketSize, 0);
         Arrays.fill(bucketSizeTotals, 0);
@@ -469,13 +584,13 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         IsOps.groupByBucket(keys, numKeys, shift, bucketPtrs, numBuckets, bucketScratch, keyBuff1);
     }
 
-    /** Region 3: global bucket sizes (and the test keys) on every rank. */
+    /** Global bucket sizes (and the test keys) on every rank. */
     private void reduceBucketSizes() {
         comm.allreduce(bucketSize, 0, bucketSizeTotals, 0, numBuckets + TEST_ARRAY_SIZE, ReduceOp.SUM);
     }
 
     /**
-     * Region 4: gives consecutive buckets to each rank until it holds at least its share of all keys, and works out
+     * Gives consecutive buckets to each rank until it holds at least its share of all keys, and works out
      * how many local keys go to each rank. Ranks left without buckets (possible only when a bucket holds more than
      * one share) get empty ranges.
      */
@@ -507,7 +622,7 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         }
     }
 
-    /** Region 5: tells every rank how many keys to expect, then sends each rank its buckets' keys. */
+    /** Tells every rank how many keys to expect, then sends each rank its buckets' keys. */
     private void exchangeKeys() {
         comm.alltoall(sendCount, 0, 1, recvCount, 0);
         recvDispl[0] = 0;
@@ -524,11 +639,11 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     }
 
     /**
-     * Region 6: counts each key value among the received keys and turns the counts into cumulative counts, so that
+     * Counts each key value among the received keys and turns the counts into cumulative counts, so that
      * {@code keyBuff1[k - minKeyVal]} is the number of this rank's keys {@code <= k}. Also sets the number of keys
      * on lower ranks ({@code m}) and on this rank ({@code j}).
      */
-    private void rankKeys() {
+    private void rankReceivedKeys() {
         minKeyVal = processBucketDistribPtr1[myRank] << shift;
         maxKeyVal = ((processBucketDistribPtr2[myRank] + 1) << shift) - 1;
         int m = 0;
@@ -548,14 +663,15 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     }
 
     /**
-     * Region 7: the rank that holds a test key compares its rank (keys smaller than it, over all ranks) with NPB's
-     * reference for this iteration, and stores this iteration's tally in its slot.
+     * Region 5: the rank whose key range holds a test key (rank 0 for every test key after value counts) compares
+     * its rank (keys smaller than it, over all ranks) with NPB's reference for this iteration, and stores this
+     * iteration's tally in its slot.
      */
     private void partialVerify(int iteration) {
         int passed = 0;
         int failed = 0;
         for (int i = 0; i < TEST_ARRAY_SIZE; i++) {
-            int k = bucketSizeTotals[numBuckets + i];
+            int k = testKey(i);
             if (minKeyVal <= k && k <= maxKeyVal) {
                 // Keys below k on this rank; none if k is this rank's smallest possible key.
                 int lesserHere = k > minKeyVal ? keyBuff1.get(k - 1 - minKeyVal) : 0;
@@ -624,33 +740,37 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
 
     /**
      * Combines every rank's verification: successful iff all {@code 5 * MAX_ITERATIONS} partial verifications passed,
-     * no rank found keys out of order, no key was lost in the exchange, and the keys sorted are the benchmark's keys
-     * (equal fingerprints over all ranks).
+     * no rank found keys out of order, no key was lost in the exchange, every rank of the last iteration is the
+     * bucket sort's ({@code rankMismatches}, 0 after bucket-sort iterations), and the keys sorted are the benchmark's
+     * keys (equal fingerprints over all ranks).
      */
-    Verdict verify(int outOfOrder, KeySetFingerprint sortedKeys, KeySetFingerprint generatedKeys) {
+    Verdict verify(int outOfOrder, int rankMismatches, KeySetFingerprint sortedKeys,
+                   KeySetFingerprint generatedKeys) {
         long passed = 0;
         long failed = 0;
         for (int it = 1; it <= MAX_ITERATIONS; it++) {
             passed += passedVerification.get(it);
             failed += failedVerification.get(it);
         }
-        int sortedAt = 4;
+        int sortedAt = 5;
         int generatedAt = sortedAt + KeySetFingerprint.LENGTH;
         long[] tally = new long[generatedAt + KeySetFingerprint.LENGTH];
         tally[0] = passed;
         tally[1] = failed;
         tally[2] = outOfOrder == 0 ? 1 : 0;
         tally[3] = totalLocalKeys;
+        tally[4] = rankMismatches;
         sortedKeys.addTo(tally, sortedAt);
         generatedKeys.addTo(tally, generatedAt);
         comm.allreduce(tally, 0, tally, 0, tally.length, ReduceOp.SUM);
         int expectedPartial = TEST_ARRAY_SIZE * MAX_ITERATIONS;
         boolean sameKeys = Arrays.equals(tally, sortedAt, generatedAt, tally, generatedAt, tally.length);
         boolean accepted = tally[0] == expectedPartial && tally[1] == 0 && tally[2] == commSize
-                && tally[3] == params.totalKeys() && sameKeys;
+                && tally[3] == params.totalKeys() && tally[4] == 0 && sameKeys;
         String reason = String.format(Locale.ROOT,
-                "partial %d/%d passed (%d failed); full: sorted on %d/%d ranks, %d/%d keys; ", tally[0],
-                expectedPartial, tally[1], tally[2], commSize, tally[3], params.totalKeys())
+                "partial %d/%d passed (%d failed); full: sorted on %d/%d ranks, %d/%d keys, %d ranks of the last"
+                        + " iteration differ from the sort's; ", tally[0], expectedPartial, tally[1], tally[2],
+                commSize, tally[3], params.totalKeys(), tally[4])
                 + (sameKeys ? "key fingerprint (" + KeySetFingerprint.describe(tally, sortedAt)
                         + ") matches the generated keys"
                 : "key fingerprint of the sorted keys (" + KeySetFingerprint.describe(tally, sortedAt)

@@ -24,6 +24,22 @@ final class IsOps {
         }
     }
 
+    /** Adds each of {@code keys[0 .. count)} to the count of its value, {@code counts[key]}. */
+    static void countValues(IntArray keys, int count, int[] counts) {
+        for (int i = 0; i < count; i++) {
+            counts[keys.get(i)]++;
+        }
+    }
+
+    /** Replaces {@code counts[0 .. range)} by their running totals: {@code counts[v]} becomes the sum up to {@code v}. */
+    static void cumulate(int[] counts, int range) {
+        int total = 0;
+        for (int v = 0; v < range; v++) {
+            total += counts[v];
+            counts[v] = total;
+        }
+    }
+
     /** Sets {@code starts[b]} to the first slot of bucket {@code b}: the sum of {@code sizes[0 .. b)}. */
     static void bucketStarts(int[] sizes, IntArray starts, int buckets) {
         int next = 0;
@@ -68,11 +84,7 @@ final class IsOps {
         for (int i = 0; i < count; i++) {
             scratch[keys.get(i) - minKey]++;
         }
-        int total = 0;
-        for (int v = 0; v < range; v++) {
-            total += scratch[v];
-            scratch[v] = total;
-        }
+        cumulate(scratch, range);
         counts.copyFrom(scratch, 0, 0, range);
     }
 }

@@ -133,12 +133,51 @@ class IsKernelTest {
     @TempDir
     Path nvm;
 
+    /** Up to 16 ranks class S ranks by value counts, from 32 on by the bucket sort ({@link IsKernel#byValueCounts}). */
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4, 8})
+    @ValueSource(ints = {1, 2, 4, 8, 32})
     void classSVerifiesOnPowerOfTwoRankCounts(int ranks) throws Exception {
         List<Verdict> verdicts = runKernel(ranks, IsParameters.of(ProblemClass.S));
         for (Verdict verdict : verdicts) {
             assertTrue(verdict.accepted(), verdict.reason());
+        }
+    }
+
+    @Test
+    void valueCountsWhileTheyAreASmallerMessageThanARanksKeys() {
+        assertTrue(IsKernel.byValueCounts(IsParameters.of(ProblemClass.S), 16));
+        assertFalse(IsKernel.byValueCounts(IsParameters.of(ProblemClass.S), 32));
+        assertTrue(IsKernel.byValueCounts(IsParameters.of(ProblemClass.A), 8));
+        assertFalse(IsKernel.byValueCounts(IsParameters.of(ProblemClass.A), 16));
+    }
+
+    /**
+     * The full verification compares every rank the last iteration computed from value counts with the bucket
+     * sort's: one wrong count at each end of the key range, on the ranks that sort those values, fails it.
+     */
+    @ParameterizedTest(name = "{0} thread ranks")
+    @ValueSource(ints = {1, 2})
+    void aWrongRankOfTheLastIterationFailsTheFullVerification(int ranks) throws Exception {
+        int maxKey = IsParameters.of(ProblemClass.S).maxKey();
+        List<RecomputingRun.Outcome> outcomes = ThreadComm.run(ranks, comm -> run(comm, "is-wrong-rank" + ranks,
+                app -> new DelegatingRecomputable(app) {
+                    @Override
+                    public void iterate(int iteration, EasyCrash easyCrash) {
+                        app.iterate(iteration, easyCrash);
+                        IsKernel kernel = (IsKernel) app;
+                        if (iteration == IsKernel.MAX_ITERATIONS) {
+                            int value = comm.rank() == 0 ? 0 : maxKey - 1;
+                            kernel.keyBuff1.set(value, kernel.keyBuff1.get(value) + 1);
+                            if (ranks == 1) {
+                                kernel.keyBuff1.set(maxKey - 1, kernel.keyBuff1.get(maxKey - 1) + 1);
+                            }
+                        }
+                    }
+                }));
+        for (RecomputingRun.Outcome outcome : outcomes) {
+            assertFalse(outcome.verdict().accepted(), outcome.verdict().reason());
+            assertTrue(outcome.verdict().reason().contains("2 ranks of the last iteration differ from the sort's"),
+                    outcome.verdict().reason());
         }
     }
 
@@ -155,7 +194,7 @@ class IsKernelTest {
      * 1 to 3, which the resumed run never sees, must still count.
      */
     @ParameterizedTest(name = "{0} thread ranks")
-    @ValueSource(ints = {1, 2})
+    @ValueSource(ints = {1, 2, 32})
     void restartAfterACrashResumesAtTheBookmarkAndVerifies(int ranks) throws Exception {
         String job = "is-restart" + ranks;
         crashRun(ranks, job, rank -> app -> new CrashAt(app, 4, true, () -> { }));

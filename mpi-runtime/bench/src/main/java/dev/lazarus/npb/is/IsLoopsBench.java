@@ -56,6 +56,8 @@ public class IsLoopsBench {
     private IntArray counts;
     private int[] countScratch;
     private int[] bucketScratch;
+    /** Keys per value, then their running totals (the kernel's value counts on one rank). */
+    private int[] valueCounts;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -70,6 +72,7 @@ public class IsLoopsBench {
         counts = store.ints("counts", maxKey, ObjectRole.CANDIDATE);
         countScratch = new int[maxKey];
         bucketScratch = new int[numBuckets];
+        valueCounts = new int[maxKey];
         IsKernel.createSeq(new NpbRandom(IsKernel.SEED), maxKey, numKeys, keys::set);
         sizes = new int[numBuckets];
         IsOps.countBuckets(keys, numKeys, shift, sizes);
@@ -96,6 +99,19 @@ public class IsLoopsBench {
         IsOps.bucketStarts(sizes, next, numBuckets);
         IsOps.groupByBucket(keys, numKeys, shift, next, numBuckets, bucketScratch, grouped);
         return grouped.get(numKeys - 1);
+    }
+
+    /**
+     * One rank's iteration by value counts ({@link IsOps#countValues}, {@link IsOps#cumulate}, then the copy into
+     * {@code keyBuff1}); returns the last running total.
+     */
+    @Benchmark
+    public int rankByValueCounts() {
+        Arrays.fill(valueCounts, 0);
+        IsOps.countValues(keys, numKeys, valueCounts);
+        IsOps.cumulate(valueCounts, maxKey);
+        counts.copyFrom(valueCounts, 0, 0, maxKey);
+        return counts.get(maxKey - 1);
     }
 
     /** The keys' cumulative counts ({@link IsOps#cumulativeCounts}); returns the last running total. */
