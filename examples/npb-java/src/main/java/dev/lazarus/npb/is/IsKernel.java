@@ -534,16 +534,9 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
 
     /** Counts this rank's keys per value into {@link #localCounts}, and stashes the test keys this rank holds. */
     private void countKeyValues() {
-        int maxKey = params.maxKey();
         Arrays.fill(localCounts, 0);
-        IntArray keys = keyArray;
-        int[] testIndexArray = params.testIndexArray();
-        for (int i = 0; i < TEST_ARRAY_SIZE; i++) {
-            if (testIndexArray[i] / numKeys == myRank) {
-                localCounts[maxKey + i] = keys.get(testIndexArray[i] % numKeys);
-            }
-        }
-        IsOps.countValues(keys, numKeys, localCounts);
+        stashTestKeys(localCounts, params.maxKey());
+        IsOps.countValues(keyArray, numKeys, localCounts);
     }
 
     /**
@@ -560,6 +553,19 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         maxKeyVal = myRank == 0 ? maxKey - 1 : 0;
     }
 
+    /**
+     * Stores the test keys this rank holds at {@code counts[at + i]}. A test key lives on one rank only; the allreduce
+     * of the counts then hands its value to every rank.
+     */
+    private void stashTestKeys(int[] counts, int at) {
+        int[] testIndexArray = params.testIndexArray();
+        for (int i = 0; i < TEST_ARRAY_SIZE; i++) {
+            if (testIndexArray[i] / numKeys == myRank) {
+                counts[at + i] = keyArray.get(testIndexArray[i] % numKeys);
+            }
+        }
+    }
+
     /** The value of test key {@code i}, summed over the ranks with this iteration's counts. */
     private int testKey(int i) {
         return byValueCounts ? globalCounts[params.maxKey() + i] : bucketSizeTotals[numBuckets + i];
@@ -572,13 +578,7 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         Arrays.fill(processBucketDistribPtr1, 0);
         Arrays.fill(processBucketDistribPtr2, 0);
         IntArray keys = keyArray;
-        // A test key lives on one rank only; the allreduce below then hands its value to every rank.
-        int[] testIndexArray = params.testIndexArray();
-        for (int i = 0; i < TEST_ARRAY_SIZE; i++) {
-            if (testIndexArray[i] / numKeys == myRank) {
-                bucketSize[numBuckets + i] = keys.get(testIndexArray[i] % numKeys);
-            }
-        }
+        stashTestKeys(bucketSize, numBuckets);
         IsOps.countBuckets(keys, numKeys, shift, bucketSize);
         IsOps.bucketStarts(bucketSize, bucketPtrs, numBuckets);
         IsOps.groupByBucket(keys, numKeys, shift, bucketPtrs, numBuckets, bucketScratch, keyBuff1);
