@@ -349,13 +349,7 @@ public final class PersistentHeap implements AutoCloseable {
      */
     public void persist(int region, List<? extends DataObject> objects) {
         file.writeMarker(region + 1L);
-        for (DataObject object : objects) {
-            file.writer().writeBack(object.segment(), 0, object.byteSize());
-            if (tracer != null) {
-                tracer.persist(object.heapOffset(), object.byteSize());
-            }
-        }
-        file.writer().drain();
+        writeBackAndDrain(objects);
         file.writeMarker(0);
     }
 
@@ -365,6 +359,10 @@ public final class PersistentHeap implements AutoCloseable {
      * heap is never resumed ({@link #open}), so there is nothing for a marker to tell.
      */
     public void persistBeforeFirstBookmark(List<? extends DataObject> objects) {
+        writeBackAndDrain(objects);
+    }
+
+    private void writeBackAndDrain(List<? extends DataObject> objects) {
         for (DataObject object : objects) {
             file.writer().writeBack(object.segment(), 0, object.byteSize());
             if (tracer != null) {

@@ -3,9 +3,6 @@ package dev.lazarus.recovery.campaign;
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.ObjectRole;
-import dev.lazarus.easycrash.Recomputable;
-import dev.lazarus.easycrash.RecomputableApplication;
-import dev.lazarus.mpi.Comm;
 import dev.lazarus.verification.Verdict;
 
 import java.util.List;
@@ -16,7 +13,7 @@ import java.util.List;
  * {@code x} is the candidate; {@code b} is re-initialized. A crash that leaves stale lines in {@code x} costs extra
  * iterations (S2) or, with too few left, fails (S4), so campaigns see a mix of outcomes.
  */
-final class ConvergingApp implements RecomputableApplication, Recomputable {
+final class ConvergingApp extends CampaignTestApp {
     static final int LENGTH = 4096;
     private final int iterations;
     private final double tolerance;
@@ -25,28 +22,9 @@ final class ConvergingApp implements RecomputableApplication, Recomputable {
     private double norm;
 
     ConvergingApp(int iterations, double tolerance) {
+        super("test.Converging");
         this.iterations = iterations;
         this.tolerance = tolerance;
-    }
-
-    @Override
-    public String name() {
-        return "test.Converging";
-    }
-
-    @Override
-    public int run(Comm comm, String[] args) {
-        throw new UnsupportedOperationException("campaign tests only prepare this application");
-    }
-
-    @Override
-    public Recomputable prepare(Comm comm, String[] args) {
-        return this;
-    }
-
-    @Override
-    public String application() {
-        return name();
     }
 
     @Override

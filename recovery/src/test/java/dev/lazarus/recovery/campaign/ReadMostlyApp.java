@@ -3,8 +3,6 @@ package dev.lazarus.recovery.campaign;
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.Recomputable;
-import dev.lazarus.easycrash.RecomputableApplication;
-import dev.lazarus.mpi.Comm;
 import dev.lazarus.verification.Verdict;
 
 import java.util.List;
@@ -14,30 +12,14 @@ import java.util.List;
  * the main loop, like IS's keys: each iteration sums it, and verification accepts the last sum only if it is the
  * table's. Small enough to stay in any test cache, so its lines leave the cache only if something writes them back.
  */
-final class ReadMostlyApp implements RecomputableApplication, Recomputable {
+final class ReadMostlyApp extends CampaignTestApp {
     static final int LENGTH = 256;
     private static final double EXPECTED = LENGTH * (LENGTH + 1) / 2.0;
     private DoubleArray table;
     private double sum;
 
-    @Override
-    public String name() {
-        return "test.ReadMostly";
-    }
-
-    @Override
-    public int run(Comm comm, String[] args) {
-        throw new UnsupportedOperationException("campaign tests only prepare this application");
-    }
-
-    @Override
-    public Recomputable prepare(Comm comm, String[] args) {
-        return this;
-    }
-
-    @Override
-    public String application() {
-        return name();
+    ReadMostlyApp() {
+        super("test.ReadMostly");
     }
 
     @Override
