@@ -1,6 +1,10 @@
 /**
- * The per-node daemon: owns the node's RAM disk and NVM directory, runs the asynchronous L2/L3 work (the papers'
- * "checkpointing core"), watches local ranks for exit and hangs, and serves partner and XOR traffic. It never runs
- * application code.
+ * The node daemon's client API, the one door through which a rank reaches its node's daemon
+ * ({@link dev.lazarus.daemon.NodeDaemon}): hand over a finished L1 version for L2, ask for a rebuild of the node's
+ * files from its set, ask what the node holds. {@link dev.lazarus.daemon.NodeDaemons#open} finds the implementation
+ * the configuration names; today that is the daemon embedded in the node's leader rank
+ * ({@code dev.lazarus.daemon.embedded}). The transport and the work behind it are {@code dev.lazarus.daemon.l2}.
+ * The ranks import this package only. Watching ranks (exit, hang) and a daemon process of its own are not written
+ * yet.
  */
 package dev.lazarus.daemon;

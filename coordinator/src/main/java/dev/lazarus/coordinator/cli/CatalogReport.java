@@ -1,13 +1,11 @@
 package dev.lazarus.coordinator.cli;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import dev.lazarus.daemon.l2.files.L2Scheme;
-import dev.lazarus.daemon.l2.files.ParityManifest;
-import dev.lazarus.daemon.l2.files.ParityStatus;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
 import dev.lazarus.store.format.PageFilter;
+import dev.lazarus.store.level.l2.L2Scheme;
+import dev.lazarus.store.level.l2.ParityManifest;
+import dev.lazarus.store.level.l2.ParityStatus;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,16 +13,18 @@ import java.io.StringWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 
 /** The versions {@code ckpt list} and {@code ckpt verify} report, as a table or as JSON. */
 final class CatalogReport {
 
-    /**
-     * One version of one job on one level.
-     *
-     * @param l2 this node's L2 parity of the version; {@link ParityStatus#NONE} on a level without parity (L3)
-     */
-    record Entry(String level, String job, VersionStatus status, ParityStatus l2) {
+    /** One version of one job on one level. */
+    record Entry(String level, String job, VersionStatus status) {
+        /** @return this node's L2 parity of the version; {@link ParityStatus#NONE} on a level without parity (L3) */
+        ParityStatus l2() {
+            return status.l2();
+        }
     }
 
     /** level, job, version, state, ranks, kind, pages, bytes, l2, problems */
@@ -45,14 +45,12 @@ final class CatalogReport {
             throws IOException {
         CatalogReport report = new CatalogReport(verify);
         for (CkptLevelOptions.JobLevel level : levels) {
-            Catalog catalog = new Catalog(level.directory());
+            Catalog catalog = new Catalog(level.directory(), level.holdsParity());
             List<VersionStatus> statuses = version == null ? catalog.scan(verify)
                     : level.directory().versions().contains(version)
                     ? List.of(catalog.status(version, verify)) : List.of();
             for (VersionStatus status : statuses) {
-                ParityStatus l2 = level.holdsParity() ? ParityStatus.read(level.directory(), status.version(), verify)
-                        : ParityStatus.NONE;
-                report.entries.add(new Entry(level.level(), level.directory().job(), status, l2));
+                report.entries.add(new Entry(level.level(), level.directory().job(), status));
             }
         }
         return report;

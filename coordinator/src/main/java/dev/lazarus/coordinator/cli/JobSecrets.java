@@ -1,7 +1,7 @@
 package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.daemon.l2.wire.JobSecret;
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -3,17 +3,17 @@ package dev.lazarus.coordinator.cli;
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.InstallLayout;
 import dev.lazarus.coordinator.launch.JobLauncher;
-import dev.lazarus.store.level.UnsafePathException;
-import picocli.CommandLine;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
+import dev.lazarus.store.files.UnsafePathException;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code lazarus}: the one entry point for users. The shell script {@code ./lazarus} runs setup and then this. */
 @Command(name = "lazarus", mixinStandardHelpOptions = true, version = "lazarus 0.1.0",

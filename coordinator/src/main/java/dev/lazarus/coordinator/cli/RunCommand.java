@@ -4,17 +4,13 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
-import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.PersistencePlan;
 import dev.lazarus.store.DirectoryCheck;
 import dev.lazarus.store.JobId;
+import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,6 +20,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
 
 /** {@code lazarus run}: launches an application on N ranks and exits with the job's status. */
 @Command(name = "run", description = "Launch an MPI application on N ranks; exit with the job's status.",

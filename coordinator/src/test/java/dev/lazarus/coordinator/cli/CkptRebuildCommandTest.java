@@ -9,13 +9,13 @@ import dev.lazarus.daemon.l2.Endpoints;
 import dev.lazarus.daemon.l2.L2Context;
 import dev.lazarus.daemon.l2.L2Encoder;
 import dev.lazarus.daemon.l2.L2Server;
-import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.l2.ParityFiles;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

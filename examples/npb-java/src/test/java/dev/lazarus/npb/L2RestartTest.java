@@ -6,16 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
-import dev.lazarus.daemon.l2.files.L2Scheme;
-import dev.lazarus.daemon.l2.files.ParityFiles;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.Recomputable;
-import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
+import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.cg.CgKernel;
 import dev.lazarus.npb.testing.ThreadComm;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.l2.L2Scheme;
+import dev.lazarus.store.level.l2.ParityFiles;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

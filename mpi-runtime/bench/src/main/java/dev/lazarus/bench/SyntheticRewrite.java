@@ -3,7 +3,7 @@ package dev.lazarus.bench;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.WrittenPageScanner;
-import dev.lazarus.store.dirty.WrittenPageScanners;
+import dev.lazarus.store.dirty.uffd.WrittenPageScanners;
 import dev.lazarus.store.incremental.CheckpointStats;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;

@@ -1,9 +1,8 @@
 package dev.lazarus.checkpoint;
 
-import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.store.JobId;
 import dev.lazarus.store.dirty.BlockHashes;
-
+import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
 
 import java.nio.file.Path;

@@ -8,8 +8,9 @@ import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.Variable;
 import dev.lazarus.store.agent.AgentRunner;
+import dev.lazarus.store.catalog.Retention;
 import dev.lazarus.store.dirty.WrittenPageScanner;
-import dev.lazarus.store.dirty.WrittenPageScanners;
+import dev.lazarus.store.dirty.uffd.WrittenPageScanners;
 import dev.lazarus.store.drain.DrainAgent;
 import dev.lazarus.store.drain.DrainResult;
 import dev.lazarus.store.drain.DrainTarget;
@@ -19,7 +20,6 @@ import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.incremental.CheckpointStats;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.Retention;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

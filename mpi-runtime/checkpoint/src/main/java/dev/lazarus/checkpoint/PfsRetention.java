@@ -3,8 +3,8 @@ package dev.lazarus.checkpoint;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.store.catalog.Catalog;
+import dev.lazarus.store.catalog.Retention;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.Retention;
 
 import java.io.IOException;
 import java.util.NavigableSet;

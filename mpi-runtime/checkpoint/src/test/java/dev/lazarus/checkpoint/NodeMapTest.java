@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.mpi.local.SingleRankComm;
+import dev.lazarus.store.level.l2.L2Scheme;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -7,7 +7,7 @@ import dev.lazarus.easycrash.heap.RankLock;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
-import dev.lazarus.store.level.UnsafePathException;
+import dev.lazarus.store.files.UnsafePathException;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -13,8 +13,8 @@ import dev.lazarus.easycrash.persist.SyncMappingCacheLineWriter;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.ElementType;
 import dev.lazarus.store.JobId;
-import dev.lazarus.store.level.SecureFiles;
-import dev.lazarus.store.level.UnsafePathException;
+import dev.lazarus.store.files.SecureFiles;
+import dev.lazarus.store.files.UnsafePathException;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
@@ -323,7 +323,7 @@ public final class PersistentHeap implements AutoCloseable {
         }
         if (descriptor == null) {
             long offset = file.allocate(type.bytes(length));
-            descriptor = new ObjectDescriptor(name, type, offset, length, role);
+            descriptor = new ObjectDescriptor(name, type, offset, length, role == ObjectRole.CANDIDATE);
             file.segment().asSlice(offset, descriptor.byteSize()).fill((byte) 0);
             directory.put(descriptor);
         }

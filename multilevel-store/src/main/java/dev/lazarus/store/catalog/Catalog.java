@@ -4,6 +4,7 @@ import dev.lazarus.store.format.PageFilter;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.l2.ParityStatus;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,13 +19,25 @@ import java.util.TreeSet;
 /**
  * What one level holds of a job, read from the files themselves: the files are the truth, so nothing can disagree
  * with them. A version is complete only when every rank's manifest, and the chain it increments, is intact (and, when
- * asked, every chunk's checksum). Damaged parts are reported with their reason, never thrown.
+ * asked, every chunk's checksum). Damaged parts are reported with their reason, never thrown. On L1, the level whose
+ * version directories also hold the node's L2 parity, each version's status carries that parity's status too.
  */
 public final class Catalog {
     private final CheckpointDirectory directory;
+    private final boolean holdsParity;
 
+    /** A catalog of a level without L2 parity (L3, or an L1 read only for its rank files). */
     public Catalog(CheckpointDirectory directory) {
+        this(directory, false);
+    }
+
+    /**
+     * @param holdsParity the version directories hold this node's L2 parity (L1 does): read and report it, checking
+     *                    its checksum when the data is verified
+     */
+    public Catalog(CheckpointDirectory directory, boolean holdsParity) {
         this.directory = directory;
+        this.holdsParity = holdsParity;
     }
 
     /**
@@ -81,8 +94,9 @@ public final class Catalog {
         if (!missing.isEmpty()) {
             problems.add("ranks " + missing + " have no manifest");
         }
+        ParityStatus l2 = holdsParity ? ParityStatus.read(directory, version, verifyData) : ParityStatus.NONE;
         return new VersionStatus(version, worldSize, usable, full && !usable.isEmpty(), bytes, problems, verifyData,
-                PageFilter.of(filters), directory.isRetired(version), unverified);
+                PageFilter.of(filters), directory.isRetired(version), unverified, l2);
     }
 
     /**

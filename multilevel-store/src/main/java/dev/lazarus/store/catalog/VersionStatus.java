@@ -1,6 +1,7 @@
 package dev.lazarus.store.catalog;
 
 import dev.lazarus.store.format.PageFilter;
+import dev.lazarus.store.level.l2.ParityStatus;
 
 import java.util.List;
 
@@ -17,10 +18,12 @@ import java.util.List;
  * @param pageFilter    whether the usable ranks' writers had the page pre-filter ({@link PageFilter#of})
  * @param retired       retention started pruning it: missing ranks are expected, and it is never restored
  * @param unverified    some rank's manifest says it was written from state no acceptance check has passed yet
+ * @param l2            this node's L2 parity of the version, read beside the version's files on a level that holds
+ *                      parity (L1); {@link ParityStatus#NONE} elsewhere
  */
 public record VersionStatus(long version, int worldSize, List<Integer> ranksUsable, boolean full, long bytes,
                             List<String> problems, boolean dataVerified, PageFilter pageFilter, boolean retired,
-                            boolean unverified) {
+                            boolean unverified, ParityStatus l2) {
 
     public VersionStatus {
         ranksUsable = List.copyOf(ranksUsable);

@@ -9,16 +9,11 @@ import static dev.lazarus.store.export.Hdf5ExportLayout.WORLD_SIZE;
 
 import dev.lazarus.store.CorruptCheckpointException;
 import dev.lazarus.store.Variable;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
-
-import io.jhdf.HdfFile;
-import io.jhdf.WritableHdfFile;
-import io.jhdf.api.WritableGroup;
-import io.jhdf.exceptions.HdfException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,6 +36,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
+import io.jhdf.HdfFile;
+import io.jhdf.WritableHdfFile;
+import io.jhdf.api.WritableGroup;
+import io.jhdf.exceptions.HdfException;
 
 /**
  * Writes one HDF5 file for one version of a job at one level: a group per rank, a dataset per variable holding the

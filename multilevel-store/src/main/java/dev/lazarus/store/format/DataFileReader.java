@@ -1,8 +1,8 @@
 package dev.lazarus.store.format;
 
 import dev.lazarus.store.CorruptCheckpointException;
-import dev.lazarus.store.level.SecureFiles;
-import dev.lazarus.store.level.UnsafePathException;
+import dev.lazarus.store.files.SecureFiles;
+import dev.lazarus.store.files.UnsafePathException;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

@@ -1,6 +1,6 @@
 package dev.lazarus.store.format;
 
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;

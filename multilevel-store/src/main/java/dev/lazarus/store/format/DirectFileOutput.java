@@ -1,8 +1,7 @@
 package dev.lazarus.store.format;
 
-import com.sun.nio.file.ExtendedOpenOption;
-import dev.lazarus.store.level.SecureFiles;
-import dev.lazarus.store.level.UnsafePathException;
+import dev.lazarus.store.files.SecureFiles;
+import dev.lazarus.store.files.UnsafePathException;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -12,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Set;
+import com.sun.nio.file.ExtendedOpenOption;
 
 /**
  * A file written front to back with O_DIRECT: bytes are gathered in one aligned native buffer and go to the device

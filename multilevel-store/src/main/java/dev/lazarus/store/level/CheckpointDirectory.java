@@ -1,6 +1,7 @@
 package dev.lazarus.store.level;
 
 import dev.lazarus.store.JobId;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.format.RankManifest;
 
 import java.io.IOException;

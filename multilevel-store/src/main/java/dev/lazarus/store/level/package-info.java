@@ -1,5 +1,5 @@
 /**
- * The checkpoint levels: where versions live on disk ({@link dev.lazarus.store.level.CheckpointDirectory}), the
- * secure and atomic file operations they share, and (in sub-packages) the L2 redundancy schemes.
+ * The checkpoint levels: where versions live on disk ({@link dev.lazarus.store.level.CheckpointDirectory}), and (in
+ * sub-packages) L2's files ({@code l2}) and its XOR codec ({@code xor}).
  */
 package dev.lazarus.store.level;

@@ -100,7 +100,7 @@ class IncrementalCheckpointerTest {
     void kernelPageTrackingNarrowsHashingToWrittenPages() throws IOException {
         MemorySegment x = mapped("x", 4 << 20);
         fill(x, 3);
-        try (var scanner = dev.lazarus.store.dirty.WrittenPageScanners.open();
+        try (var scanner = dev.lazarus.store.dirty.uffd.WrittenPageScanners.open();
              var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, scanner)) {
             assertTrue(scanner.precise(), scanner.description());
             assertTrue(ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x)));
@@ -133,7 +133,7 @@ class IncrementalCheckpointerTest {
     @Test
     void aPartialLastPageIsHashedEveryTime() throws IOException {
         MemorySegment x = mapped("x", 4 * 4096).asSlice(0, 3 * 4096 + 2048);
-        try (var scanner = dev.lazarus.store.dirty.WrittenPageScanners.open();
+        try (var scanner = dev.lazarus.store.dirty.uffd.WrittenPageScanners.open();
              var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 10, scanner)) {
             assertTrue(ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x)));
             ckpt.checkpoint(1);

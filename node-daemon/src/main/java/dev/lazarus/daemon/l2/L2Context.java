@@ -1,10 +1,10 @@
 package dev.lazarus.daemon.l2;
 
-import dev.lazarus.daemon.l2.files.L2Scheme;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.store.DirectoryCheck;
 import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
 
 import java.io.IOException;

@@ -1,14 +1,14 @@
 package dev.lazarus.daemon.l2;
 
 import dev.lazarus.daemon.l2.client.SetConnections;
-import dev.lazarus.daemon.l2.files.L2Scheme;
-import dev.lazarus.daemon.l2.files.ParityFiles;
-import dev.lazarus.daemon.l2.files.ParityManifest;
-import dev.lazarus.daemon.l2.files.PartialFile;
-import dev.lazarus.daemon.l2.files.PayloadTable;
 import dev.lazarus.daemon.l2.wire.IdleWatchdog;
 import dev.lazarus.daemon.l2.wire.WireLayout;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.l2.L2Scheme;
+import dev.lazarus.store.level.l2.ParityFiles;
+import dev.lazarus.store.level.l2.ParityManifest;
+import dev.lazarus.store.level.l2.PartialFile;
+import dev.lazarus.store.level.l2.PayloadTable;
 import dev.lazarus.store.level.xor.ColumnRange;
 import dev.lazarus.store.level.xor.PayloadSource;
 import dev.lazarus.store.level.xor.XorCodec;

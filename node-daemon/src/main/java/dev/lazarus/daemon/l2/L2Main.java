@@ -1,6 +1,6 @@
 package dev.lazarus.daemon.l2;
 
-import dev.lazarus.daemon.l2.files.L2Scheme;
+import dev.lazarus.store.level.l2.L2Scheme;
 
 import java.io.IOException;
 import java.io.PrintStream;

@@ -2,11 +2,11 @@ package dev.lazarus.daemon.l2;
 
 import dev.lazarus.daemon.l2.client.RemotePayloadSource;
 import dev.lazarus.daemon.l2.client.SetConnections;
-import dev.lazarus.daemon.l2.files.ParityFiles;
-import dev.lazarus.daemon.l2.files.ParityManifest;
 import dev.lazarus.daemon.l2.wire.WireLayout;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.l2.ParityFiles;
+import dev.lazarus.store.level.l2.ParityManifest;
 import dev.lazarus.store.level.xor.ColumnRange;
 import dev.lazarus.store.level.xor.PayloadSource;
 import dev.lazarus.store.level.xor.XorSetLayout;

@@ -11,7 +11,7 @@ import java.nio.ByteBuffer;
 
 /**
  * Copies a range of a member's payload or partner copy to a sink slice by slice, through one native buffer: the
- * transfer of {@link dev.lazarus.daemon.l2.files.L2Scheme#PARTNER}, where encoding stores the left neighbour's payload
+ * transfer of {@link dev.lazarus.store.level.l2.L2Scheme#PARTNER}, where encoding stores the left neighbour's payload
  * and rebuilding fetches the copy back. Used by one thread at a time; allocates nothing after construction.
  */
 final class PartnerCopy {

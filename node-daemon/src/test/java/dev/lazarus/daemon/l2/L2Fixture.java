@@ -3,9 +3,9 @@ package dev.lazarus.daemon.l2;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -6,10 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lazarus.daemon.l2.files.L2Scheme;
-import dev.lazarus.daemon.l2.files.NodePayload;
-import dev.lazarus.daemon.l2.files.ParityFiles;
-import dev.lazarus.daemon.l2.files.ParityManifest;
+import dev.lazarus.store.level.l2.L2Scheme;
+import dev.lazarus.store.level.l2.NodePayload;
+import dev.lazarus.store.level.l2.ParityFiles;
+import dev.lazarus.store.level.l2.ParityManifest;
 import dev.lazarus.store.level.xor.ColumnRange;
 import dev.lazarus.store.level.xor.PayloadSource;
 

@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.daemon.l2.client.PeerConnection;
 import dev.lazarus.daemon.l2.client.RemotePayloadSource;
-import dev.lazarus.daemon.l2.files.NodePayload;
 import dev.lazarus.daemon.l2.wire.IdleWatchdog;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.daemon.l2.wire.WireLayout;
+import dev.lazarus.store.level.l2.NodePayload;
 import dev.lazarus.store.level.xor.PayloadSource;
 
 import java.io.IOException;

@@ -1,22 +1,5 @@
 package dev.lazarus.easycrash.heap;
 
-import dev.lazarus.easycrash.persist.CacheLineWriter;
-import dev.lazarus.store.level.SecureFiles;
-
-import java.io.IOException;
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.Set;
-import java.util.zip.CRC32C;
-
 import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_CHECKED_BYTES;
 import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_CRC_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_ITERATION_OFFSET;
@@ -36,6 +19,23 @@ import static dev.lazarus.easycrash.heap.HeapLayout.TOP_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.VERSION;
 import static dev.lazarus.easycrash.heap.HeapLayout.VERSION_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.WORLD_SIZE_OFFSET;
+
+import dev.lazarus.easycrash.persist.CacheLineWriter;
+import dev.lazarus.store.files.SecureFiles;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.zip.CRC32C;
 
 /**
  * A mapped heap file (see {@link HeapLayout}): creation, validation of an existing file, the bookmark, the
@@ -70,7 +70,7 @@ public final class HeapFile implements AutoCloseable {
      * a plain shared mapping.
      *
      * @throws SecureFiles.NoRoomException if the file system cannot hold {@code capacity} bytes; no file is left
-     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code path}
+     * @throws dev.lazarus.store.files.UnsafePathException if a symbolic link sits at {@code path}
      */
     public static HeapFile create(Path path, Identity identity, long capacity, CacheLineWriterFactory writers)
             throws IOException {
@@ -99,7 +99,7 @@ public final class HeapFile implements AutoCloseable {
      * Maps an existing heap file and checks it is intact and {@code identity}'s.
      *
      * @return the heap, or the reason it cannot be used (one line)
-     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code path}
+     * @throws dev.lazarus.store.files.UnsafePathException if a symbolic link sits at {@code path}
      */
     public static Validated open(Path path, Identity identity, CacheLineWriterFactory writers) throws IOException {
         SecureFiles.refuseLink(path);

@@ -1,6 +1,5 @@
 package dev.lazarus.easycrash.heap;
 
-import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.mpi.ElementType;
 
 import java.util.regex.Pattern;
@@ -13,9 +12,14 @@ import java.util.regex.Pattern;
  * @param type       element type
  * @param offset     byte offset in the heap file, page aligned
  * @param length     number of elements
- * @param role       candidate (kept across a crash) or re-initialized
+ * @param candidate  a candidate critical object (kept across a crash), else re-initialized by the application; the
+ *                   directory spells it as EasyCrash's role names, {@value #CANDIDATE} or {@value #REINITIALIZED}
  */
-public record ObjectDescriptor(String name, ElementType type, long offset, int length, ObjectRole role) {
+public record ObjectDescriptor(String name, ElementType type, long offset, int length, boolean candidate) {
+    /** The directory's word for a candidate object (EasyCrash's {@code ObjectRole.CANDIDATE}). */
+    public static final String CANDIDATE = "CANDIDATE";
+    /** The directory's word for a re-initialized object (EasyCrash's {@code ObjectRole.REINITIALIZED}). */
+    public static final String REINITIALIZED = "REINITIALIZED";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]{1,64}");
 
     public ObjectDescriptor {
@@ -39,7 +43,7 @@ public record ObjectDescriptor(String name, ElementType type, long offset, int l
 
     /** The directory's text form: {@code type offset length role}. */
     public String encode() {
-        return type + " " + offset + " " + length + " " + role;
+        return type + " " + offset + " " + length + " " + (candidate ? CANDIDATE : REINITIALIZED);
     }
 
     /**
@@ -54,10 +58,19 @@ public record ObjectDescriptor(String name, ElementType type, long offset, int l
         }
         try {
             return new ObjectDescriptor(name, ElementType.valueOf(fields[0]), Long.parseLong(fields[1]),
-                    Integer.parseInt(fields[2]), ObjectRole.valueOf(fields[3]));
+                    Integer.parseInt(fields[2]), candidate(fields[3]));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("object " + name + ": malformed directory entry '" + text + "': "
                     + e.getMessage());
         }
+    }
+
+    private static boolean candidate(String role) {
+        return switch (role) {
+            case CANDIDATE -> true;
+            case REINITIALIZED -> false;
+            default -> throw new IllegalArgumentException("role " + role + " must be " + CANDIDATE + " or "
+                    + REINITIALIZED);
+        };
     }
 }

@@ -1,9 +1,6 @@
 package dev.lazarus.easycrash.heap;
 
-import dev.lazarus.store.level.SecureFiles;
-import net.openhft.chronicle.map.ChronicleMap;
-import net.openhft.compiler.CompilerUtils;
-import net.openhft.chronicle.map.ChronicleMapBuilder;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.net.URISyntaxException;
@@ -17,6 +14,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import net.openhft.chronicle.map.ChronicleMap;
+import net.openhft.chronicle.map.ChronicleMapBuilder;
+import net.openhft.compiler.CompilerUtils;
 
 /**
  * Name to {@link ObjectDescriptor}, plus the application signature, in a persisted Chronicle Map beside the heap file.
@@ -74,7 +74,7 @@ public final class ObjectDirectory implements AutoCloseable {
      * Chronicle opens by name and would follow a link, so a link at the name is refused first.
      *
      * @throws SecureFiles.NoRoomException if the file system cannot hold the directory; no file is left
-     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code file}
+     * @throws dev.lazarus.store.files.UnsafePathException if a symbolic link sits at {@code file}
      */
     public static ObjectDirectory create(Path file) throws IOException {
         SecureFiles.refuseLink(file);
@@ -98,7 +98,7 @@ public final class ObjectDirectory implements AutoCloseable {
      * Recovers a directory left by a crashed run.
      *
      * @return the directory, or empty with the reason logged into {@code problem}
-     * @throws dev.lazarus.store.level.UnsafePathException if a symbolic link sits at {@code file}: Chronicle opens
+     * @throws dev.lazarus.store.files.UnsafePathException if a symbolic link sits at {@code file}: Chronicle opens
      *                                                    by name, and recovery writes into the file it opens
      */
     public static Optional<ObjectDirectory> recover(Path file, StringBuilder problem) throws IOException {

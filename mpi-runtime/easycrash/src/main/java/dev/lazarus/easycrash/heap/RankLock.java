@@ -1,6 +1,6 @@
 package dev.lazarus.easycrash.heap;
 
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -29,7 +29,7 @@ public final class RankLock implements AutoCloseable {
      * Takes the lock without waiting. The lock file is created 0600, never through a link.
      *
      * @throws NvmStateInUseException when another process, or another rank thread of this JVM, holds it
-     * @throws dev.lazarus.store.level.UnsafePathException when a symbolic link sits at the lock file's name
+     * @throws dev.lazarus.store.files.UnsafePathException when a symbolic link sits at the lock file's name
      */
     public static RankLock acquire(Path file) throws IOException {
         FileChannel channel = SecureFiles.open(file, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,

@@ -5,7 +5,7 @@ import dev.lazarus.daemon.l2.L2Context;
 import dev.lazarus.daemon.l2.L2Encoder;
 import dev.lazarus.daemon.l2.L2Rebuilder;
 import dev.lazarus.daemon.l2.L2Server;
-import dev.lazarus.daemon.l2.files.L2Scheme;
+import dev.lazarus.store.level.l2.L2Scheme;
 
 import java.io.BufferedReader;
 import java.io.IOException;

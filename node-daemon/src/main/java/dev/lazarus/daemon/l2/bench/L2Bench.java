@@ -1,14 +1,14 @@
 package dev.lazarus.daemon.l2.bench;
 
 import dev.lazarus.daemon.l2.Endpoints;
-import dev.lazarus.daemon.l2.files.NodePayload;
 import dev.lazarus.daemon.l2.wire.Link;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
 import dev.lazarus.store.dirty.AllPagesScanner;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.l2.NodePayload;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;

@@ -2,7 +2,6 @@ package dev.lazarus.daemon.l2.client;
 
 import static dev.lazarus.daemon.l2.wire.WireLayout.*;
 
-import dev.lazarus.daemon.l2.files.PayloadTable;
 import dev.lazarus.daemon.l2.wire.Handshake;
 import dev.lazarus.daemon.l2.wire.IdleWatchdog;
 import dev.lazarus.daemon.l2.wire.JobSecret;
@@ -11,6 +10,7 @@ import dev.lazarus.daemon.l2.wire.Printable;
 import dev.lazarus.daemon.l2.wire.ProtocolException;
 import dev.lazarus.daemon.l2.wire.RemoteErrorException;
 import dev.lazarus.store.CorruptCheckpointException;
+import dev.lazarus.store.level.l2.PayloadTable;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -2,16 +2,16 @@ package dev.lazarus.daemon.l2.server;
 
 import static dev.lazarus.daemon.l2.wire.WireLayout.*;
 
-import dev.lazarus.daemon.l2.files.NodePayload;
-import dev.lazarus.daemon.l2.files.ParityFiles;
-import dev.lazarus.daemon.l2.files.ParityManifestLayout;
 import dev.lazarus.daemon.l2.wire.Handshake;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.daemon.l2.wire.Link;
 import dev.lazarus.daemon.l2.wire.Printable;
 import dev.lazarus.daemon.l2.wire.ProtocolException;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.level.l2.NodePayload;
+import dev.lazarus.store.level.l2.ParityFiles;
+import dev.lazarus.store.level.l2.ParityManifestLayout;
 
 import java.io.EOFException;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.lazarus.daemon.l2.server;
 
-import dev.lazarus.daemon.l2.files.NodePayload;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.l2.NodePayload;
 
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;

@@ -1,6 +1,6 @@
 package dev.lazarus.daemon.l2.wire;
 
-import dev.lazarus.store.level.SecureFiles;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,5 +1,7 @@
 package dev.lazarus.daemon.l2.wire;
 
+import dev.lazarus.store.level.l2.FileRangeSink;
+
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,7 +16,7 @@ import java.nio.channels.SocketChannel;
  * <p>Used by one thread at a time (the watchdog only reads the two volatile fields and may close). The calls allocate
  * nothing.
  */
-public final class Link implements AutoCloseable {
+public final class Link implements AutoCloseable, FileRangeSink {
     /** Largest piece handed to sendfile at once, so that progress is seen at least every this many bytes. */
     private static final long TRANSFER_PIECE = 1 << 20;
 
@@ -102,6 +104,7 @@ public final class Link implements AutoCloseable {
      *
      * @throws EOFException if the file ends first
      */
+    @Override
     public void transferFrom(FileChannel file, long position, long count) throws IOException {
         begin();
         try {

@@ -1,0 +1,91 @@
+package dev.lazarus.store.files;
+
+import dev.lazarus.store.NativeLibc;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.MemoryLayout;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+/**
+ * The libc calls Java has no API for that {@link SecureFiles} needs to reserve a file's space: open(2) for a file
+ * descriptor, posix_fallocate(3) and strerror(3). Loaded only when a file is reserved, so the JVMs that never do (the
+ * CLI) need no native access.
+ */
+final class NativeFiles {
+    // open(2) flags as Linux defines them on x86_64 (O_NOFOLLOW differs on some other architectures).
+    private static final int O_RDWR = 0x2;
+    private static final int O_CREAT = 0x40;
+    private static final int O_EXCL = 0x80;
+    private static final int O_NOFOLLOW = 0x20000;
+    private static final int O_CLOEXEC = 0x80000;
+    private static final int MODE_0600 = 0600;
+    /** Error numbers that mean the file system (or the user's quota) has no room. */
+    static final int ENOSPC = 28;
+    static final int EDQUOT = 122;
+    /** strerror's texts are short; this bounds the read of the C string. */
+    private static final long MAX_ERROR_TEXT = 256;
+
+    private static final Linker.Option ERRNO = Linker.Option.captureCallState("errno");
+    private static final VarHandle ERRNO_HANDLE = Linker.Option.captureStateLayout()
+            .varHandle(MemoryLayout.PathElement.groupElement("errno"));
+    // int open(const char *path, int flags, ...): the mode is the variadic part.
+    private static final MethodHandle OPEN = NativeLibc.downcall("open",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT), Linker.Option.firstVariadicArg(2), ERRNO);
+    // int posix_fallocate(int fd, off_t offset, off_t len): returns the error number, errno is not set.
+    private static final MethodHandle FALLOCATE = NativeLibc.downcall("posix_fallocate",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                    ValueLayout.JAVA_LONG));
+    private static final MethodHandle CLOSE = NativeLibc.downcall("close",
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
+    private static final MethodHandle STRERROR = NativeLibc.downcall("strerror",
+            FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+
+    private NativeFiles() {
+    }
+
+    /**
+     * Creates {@code file} (0600, O_EXCL, O_NOFOLLOW) and reserves {@code bytes} for it.
+     *
+     * @return 0, or the error number of posix_fallocate (the file then exists, possibly shorter)
+     * @throws IOException if the file cannot be created
+     */
+    static int createAndReserve(Path file, long bytes) throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment capture = arena.allocate(Linker.Option.captureStateLayout());
+            int fd = (int) OPEN.invokeExact(capture, arena.allocateFrom(file.toString()),
+                    O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, MODE_0600);
+            if (fd < 0) {
+                int errno = (int) ERRNO_HANDLE.get(capture, 0L);
+                throw new IOException(file + ": cannot create: " + strerror(errno));
+            }
+            try {
+                return (int) FALLOCATE.invokeExact(fd, 0L, bytes);
+            } finally {
+                int ignored = (int) CLOSE.invokeExact(fd); // nothing was written through it: nothing to lose
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new AssertionError("libc downcall failed", t);
+        }
+    }
+
+    /** @return the C library's text for an error number, e.g. "No space left on device" */
+    @SuppressWarnings("restricted") // native access is granted with --enable-native-access=ALL-UNNAMED
+    static String strerror(int errno) {
+        try {
+            MemorySegment text = (MemorySegment) STRERROR.invokeExact(errno);
+            return text.reinterpret(MAX_ERROR_TEXT).getString(0);
+        } catch (Throwable t) {
+            return "errno=" + errno;
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.lazarus.daemon.l2;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.daemon.L2Membership;
+import dev.lazarus.daemon.NodeDaemon;
+import dev.lazarus.daemon.NodeDaemonConfig;
+import dev.lazarus.daemon.NodeDaemons;
+import dev.lazarus.daemon.RebuildOutcome;
+import dev.lazarus.store.catalog.VersionStatus;
+import dev.lazarus.store.level.l2.L2Scheme;
+import dev.lazarus.store.level.l2.ParityFiles;
+
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The node daemon as the ranks use it, through {@link NodeDaemons#open} and the {@link NodeDaemon} API only: three
+ * embedded daemons on 127.0.0.1-3 join one XOR set, protect a version, report it in their holdings, and one rebuilds a
+ * lost node's files byte for byte.
+ */
+class EmbeddedNodeDaemonTest {
+    private static final int NODES = 3;
+    private static final long VERSION = 4;
+    private L2Fixture cluster;
+    private final List<NodeDaemon> daemons = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        cluster = new L2Fixture(NODES);
+        cluster.writeCheckpoints(VERSION);
+    }
+
+    @AfterEach
+    void tearDown() throws Exception {
+        daemons.forEach(NodeDaemon::close);
+        cluster.close();
+    }
+
+    private NodeDaemonConfig config(String mode, int node) {
+        return new NodeDaemonConfig(mode, L2Fixture.JOB, NODES * L2Fixture.RANKS_PER_NODE, cluster.roots.get(node),
+                cluster.secret, NODES, L2Scheme.XOR, "127.0.0." + (node + 1), cluster.log::add);
+    }
+
+    private void startAndJoin() throws Exception {
+        List<String> endpoints = new ArrayList<>();
+        for (int node = 0; node < NODES; node++) {
+            NodeDaemon daemon = NodeDaemons.open(config(NodeDaemonConfig.EMBEDDED, node));
+            daemons.add(daemon);
+            endpoints.add(daemon.l2Endpoint());
+            assertTrue(daemon.l2Endpoint().startsWith("127.0.0." + (node + 1) + ":"), daemon.l2Endpoint());
+        }
+        for (int node = 0; node < NODES; node++) {
+            assertEquals(new L2Membership(L2Scheme.XOR, 0, node, NODES), daemons.get(node).joinL2(endpoints, node));
+        }
+    }
+
+    @Test
+    void daemonsProtectAVersionReportItAndRebuildALostNode() throws Exception {
+        startAndJoin();
+        try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<Long>> submitted = new ArrayList<>();
+            for (NodeDaemon daemon : daemons) {
+                submitted.add(executor.submit(() -> daemon.submit(VERSION)));
+            }
+            for (Future<Long> bytes : submitted) {
+                assertTrue(bytes.get() > 0, "parity bytes written");
+            }
+        }
+        for (int node = 0; node < NODES; node++) {
+            List<VersionStatus> held = daemons.get(node).holdings();
+            assertEquals(1, held.size());
+            assertEquals(VERSION, held.getFirst().version());
+            assertTrue(held.getFirst().l2().complete(), String.valueOf(held.getFirst().l2().problem()));
+            assertEquals(node, held.getFirst().l2().manifest().member());
+        }
+
+        TreeMap<String, byte[]> before = cluster.files(1, VERSION);
+        cluster.l1(1).deleteVersion(VERSION);
+        assertTrue(daemons.get(1).holdings().isEmpty(), "the lost node holds nothing");
+        RebuildOutcome outcome = daemons.get(1).rebuild(VERSION);
+        assertTrue(outcome.succeeded(), outcome.failure());
+        assertEquals(new TreeSet<>(List.of(VERSION)), outcome.rebuilt());
+        TreeMap<String, byte[]> after = cluster.files(1, VERSION);
+        for (Map.Entry<String, byte[]> file : after.entrySet()) {
+            assertArrayEquals(before.get(file.getKey()), file.getValue(), file.getKey());
+        }
+        assertFalse(after.containsKey(ParityFiles.manifest(cluster.l1(1), VERSION).getFileName().toString()),
+                "a rebuild restores rank files only; the parity is owed to a later submit");
+        assertEquals(before.size() - 2, after.size());
+
+        daemons.get(0).release();
+        assertFalse(Files.exists(ParityFiles.manifest(cluster.l1(0), VERSION)), "release removes the node's L2 files");
+        VersionStatus kept = daemons.get(0).holdings().getFirst();
+        assertEquals(List.of(0, 1), kept.ranksUsable(), "and keeps its rank files");
+        assertFalse(kept.l2().complete());
+    }
+
+    @Test
+    void aRebuildWithoutParitySaysWhichVersionAndWhy() throws Exception {
+        startAndJoin();
+        cluster.l1(1).deleteVersion(VERSION);
+        RebuildOutcome outcome = daemons.get(1).rebuild(VERSION);
+        assertFalse(outcome.succeeded());
+        assertEquals(VERSION, outcome.failedVersion());
+        assertTrue(outcome.rebuilt().isEmpty());
+        assertTrue(outcome.failure().contains("unrecoverable at L2: job=" + L2Fixture.JOB + " version=" + VERSION + " set=0: 3 members lost"), outcome.failure());
+        assertTrue(cluster.files(1, VERSION).isEmpty(), "nothing half-rebuilt is left");
+    }
+
+    @Test
+    void misuseAndUnknownModesGetOneLine() throws Exception {
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> NodeDaemons.open(config("process", 0)));
+        assertEquals("node daemon mode=process is unknown; known: [embedded]", unknown.getMessage());
+        NodeDaemon daemon = NodeDaemons.open(config(NodeDaemonConfig.EMBEDDED, 0));
+        daemons.add(daemon);
+        IllegalStateException early = assertThrows(IllegalStateException.class, () -> daemon.submit(VERSION));
+        assertEquals("node daemon of job=" + L2Fixture.JOB + " has no node list: joinL2 first", early.getMessage());
+    }
+}
