@@ -27,6 +27,7 @@ class ArchitectureTest {
         for (String known : new String[] {"dev.lazarus.mpi.Comm", "dev.lazarus.checkpoint.Checkpoints",
                 "dev.lazarus.easycrash.EasyCrash", "dev.lazarus.store.catalog.Catalog",
                 "dev.lazarus.daemon.NodeDaemon", "dev.lazarus.recovery.campaign.Campaign",
+                "dev.lazarus.recovery.policy.FixedOrderPolicy",
                 "dev.lazarus.coordinator.cli.LazarusCli", "dev.lazarus.npb.cg.CgKernel"}) {
             if (!classes.contain(known)) {
                 throw new AssertionError("the rules below would not see " + known);
@@ -56,6 +57,19 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAnyPackage("dev.lazarus.mpi..", "dev.lazarus.daemon..",
                         "dev.lazarus.checkpoint..", "dev.lazarus.easycrash..", "dev.lazarus.recovery..",
                         "dev.lazarus.coordinator..", "mpi..")
+                .check(classes);
+    }
+
+    /**
+     * The recovery decision is a pure function of facts: the policy package knows nothing of MPI, the ranks, the
+     * daemon or the command line, only the store's L2 schemes.
+     */
+    @Test
+    void theRecoveryPolicyDependsOnFactsOnly() {
+        noClasses().that().resideInAPackage("dev.lazarus.recovery.policy..")
+                .should().dependOnClassesThat().resideInAnyPackage("dev.lazarus.mpi..", "dev.lazarus.daemon..",
+                        "dev.lazarus.checkpoint..", "dev.lazarus.easycrash..", "dev.lazarus.coordinator..",
+                        "dev.lazarus.recovery.campaign..", "mpi..")
                 .check(classes);
     }
 }

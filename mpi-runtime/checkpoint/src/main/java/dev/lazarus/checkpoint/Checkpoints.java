@@ -3,6 +3,10 @@ package dev.lazarus.checkpoint;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReceiveHook;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.recovery.policy.FixedOrderPolicy;
+import dev.lazarus.recovery.policy.Level;
+import dev.lazarus.recovery.policy.RecoveryPolicy;
+import dev.lazarus.recovery.policy.VersionPass;
 import dev.lazarus.store.CorruptCheckpointException;
 import dev.lazarus.store.ElementType;
 import dev.lazarus.store.ProtectedRegion;
@@ -45,18 +49,17 @@ import java.util.function.Consumer;
  *       a newer version has drained ({@link PfsRetention}).</li>
  *   <li>MPI receives into protected memory are marked dirty by a receive hook, since network writes bypass page
  *       protection.</li>
- *   <li>Restart tries the newest version any rank holds: from L1 where it survived, else from L1 after the node's
- *       files were rebuilt from its XOR set (L2), else from L3; a version some rank cannot restore is skipped with
- *       the reason logged, and the next older one is tried. A rebuilt node's parity of the restored version is
- *       encoded again by its drain thread while the ranks resume.</li>
+ *   <li>Restart tries the newest version any rank holds, on the levels in the order the recovery policy gives
+ *       ({@link FixedOrderPolicy}: from L1 where it survived, else from L1 after the node's files were rebuilt from
+ *       its XOR set (L2), else from L3); a version some rank cannot restore is skipped with the reason logged, and
+ *       the next older one is tried. A rebuilt node's parity of the restored version is encoded again by its drain
+ *       thread while the ranks resume. The ranks gather the facts and carry out the policy's answers; they do not
+ *       decide.</li>
  * </ul>
  */
 public final class Checkpoints implements AutoCloseable {
-    /** Names of the levels a rank can restore from, by index. */
-    private static final List<String> LEVEL_NAMES = List.of("L1", "L2", "L3");
-    private static final int FROM_L1 = 0;
-    private static final int FROM_L2 = 1;
-    private static final int FROM_L3 = 2;
+    /** Decides the order of versions and levels a restart tries, and which lost nodes L2 can rebuild. */
+    private static final RecoveryPolicy POLICY = FixedOrderPolicy.INSTANCE;
     private final Comm comm;
     private final CheckpointSettings settings;
     private final CheckpointDirectory l1;
@@ -100,7 +103,7 @@ public final class Checkpoints implements AutoCloseable {
             targets.add(new L2Target(l2, settings.l2Every()));
         }
         if (l3 != null) {
-            targets.add(new LevelCopyTarget(LEVEL_NAMES.get(FROM_L3), l1, l3, comm.rank(), settings.pfsEvery(),
+            targets.add(new LevelCopyTarget(Level.L3.name(), l1, l3, comm.rank(), settings.pfsEvery(),
                     settings.pfsDirect()));
         }
         this.drain = new DrainAgent(targets, this::drained);
@@ -191,9 +194,16 @@ public final class Checkpoints implements AutoCloseable {
      * @return the restored version, or empty if there is none (start fresh)
      */
     public OptionalLong restart() {
-        // Recovery invariant 2: an unverified version is restored only when no verified one can be.
-        OptionalLong verified = restartNewest(true);
-        return verified.isPresent() ? verified : restartNewest(false);
+        List<VersionPass> passes = POLICY.versionPasses();
+        for (VersionPass pass : passes) {
+            OptionalLong restored = restartNewest(pass == VersionPass.VERIFIED_ONLY);
+            if (restored.isPresent()) {
+                return restored;
+            }
+        }
+        l2.forgetNewerThan(-1);
+        pfsRetention.restarted(-1);
+        return OptionalLong.empty();
     }
 
     /**
@@ -204,14 +214,10 @@ public final class Checkpoints implements AutoCloseable {
         while (true) {
             long version = comm.allreduce(newestPresent(bound, verifiedOnly), ReduceOp.MAX);
             if (version < 0) {
-                if (!verifiedOnly) {
-                    l2.forgetNewerThan(-1);
-                    pfsRetention.restarted(-1);
-                }
                 return OptionalLong.empty();
             }
-            int level = restoreAt(version);
-            if (comm.allreduce(level >= 0 ? 1L : 0L, ReduceOp.MIN) == 1L) {
+            Level level = restoreAt(version);
+            if (comm.allreduce(level != null ? 1L : 0L, ReduceOp.MIN) == 1L) {
                 boolean fromUnverified = comm.allreduce(restoredUnverified(version, level) ? 1L : 0L,
                         ReduceOp.MAX) == 1L;
                 if (fromUnverified) {
@@ -236,49 +242,68 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * Tries one version on every level in turn; collective.
+     * Tries one version on every level in the policy's order; collective (every rank takes part in L2's steps, even
+     * one that restored already).
      *
-     * @return the index in {@link #LEVEL_NAMES} this rank restored from, or -1
+     * @return the level this rank restored from, or null
      */
-    private int restoreAt(long version) {
+    private Level restoreAt(long version) {
         List<String> reasons = new ArrayList<>();
-        int level = restoreFrom(l1, version, reasons) ? FROM_L1 : -1;
-        if (l2.enabled()) {
-            boolean[] nodeFailed = l2.nodesThatFailed(level < 0);
-            boolean anyFailed = false;
-            for (boolean failed : nodeFailed) {
-                anyFailed |= failed;
-            }
-            if (anyFailed) {
-                String failure = l2.rebuildIfLost(version, nodeFailed);
-                if (failure != null) {
-                    log.accept("rank " + comm.rank() + ": " + failure);
-                }
-                comm.barrier(); // every node's rebuild is done
-                if (level < 0 && restoreFrom(l1, version, reasons)) {
-                    level = FROM_L2;
-                }
+        Level restored = null;
+        for (Level level : POLICY.levelOrder()) {
+            boolean done = switch (level) {
+                case L1 -> restored == null && restoreFrom(l1, version, reasons);
+                case L2 -> rebuildLostNodes(version, restored == null) && restored == null
+                        && restoreFrom(l1, version, reasons);
+                case L3 -> restored == null && l3 != null && restoreFrom(l3, version, reasons);
+            };
+            if (done) {
+                restored = level;
             }
         }
-        if (level < 0 && l3 != null && restoreFrom(l3, version, reasons)) {
-            level = FROM_L3;
-        }
-        if (level < 0) {
+        if (restored == null) {
             log.accept("rank " + comm.rank() + ": cannot restore version " + version + ": "
                     + String.join("; ", reasons));
-        } else if (level != FROM_L1) {
-            log.accept("rank " + comm.rank() + ": restored version " + version + " from " + LEVEL_NAMES.get(level)
+        } else if (restored != Level.L1) {
+            log.accept("rank " + comm.rank() + ": restored version " + version + " from " + restored.name()
                     + " after: " + String.join("; ", reasons));
         }
-        return level;
+        return restored;
+    }
+
+    /**
+     * L2's step of a restore; collective. The ranks tell each other who could not restore from L1; where some could
+     * not, each failed node's leader rebuilds the node's files from its set, if the policy says the set can.
+     *
+     * @param failed whether this rank has not restored the version yet
+     * @return whether some node was to be rebuilt (then L1 is worth trying again)
+     */
+    private boolean rebuildLostNodes(long version, boolean failed) {
+        if (!l2.enabled()) {
+            return false;
+        }
+        boolean[] nodeFailed = l2.nodesThatFailed(failed);
+        boolean anyFailed = false;
+        for (boolean nodeLost : nodeFailed) {
+            anyFailed |= nodeLost;
+        }
+        if (!anyFailed) {
+            return false;
+        }
+        String failure = l2.rebuildIfLost(version, nodeFailed, POLICY);
+        if (failure != null) {
+            log.accept("rank " + comm.rank() + ": " + failure);
+        }
+        comm.barrier(); // every node's rebuild is done
+        return true;
     }
 
     /** @return the levels the ranks restored from, e.g. "L1", "L1 and L2"; collective */
-    private String levelsUsed(int mine) {
+    private String levelsUsed(Level mine) {
         List<String> used = new ArrayList<>();
-        for (int level = 0; level < LEVEL_NAMES.size(); level++) {
+        for (Level level : Level.values()) {
             if (comm.allreduce(mine == level ? 1L : 0L, ReduceOp.MAX) == 1L) {
-                used.add(LEVEL_NAMES.get(level));
+                used.add(level.name());
             }
         }
         return used.size() == 1 ? used.getFirst()
@@ -332,7 +357,7 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     private void drained(DrainResult result) {
-        if (result.ok() && result.level().equals(LEVEL_NAMES.get(FROM_L3))) {
+        if (result.ok() && result.level().equals(Level.L3.name())) {
             pfsRetention.drained(result.version());
         } else if (!result.ok()) {
             log.accept("rank " + comm.rank() + ": version " + result.version() + " did not reach "
@@ -391,8 +416,8 @@ public final class Checkpoints implements AutoCloseable {
         }
     }
 
-    private boolean restoredUnverified(long version, int level) {
-        return isUnverified(level == FROM_L3 ? l3 : l1, version);
+    private boolean restoredUnverified(long version, Level level) {
+        return isUnverified(level == Level.L3 ? l3 : l1, version);
     }
 
     /**

@@ -7,7 +7,8 @@ import dev.lazarus.daemon.NodeDaemons;
 import dev.lazarus.daemon.RebuildOutcome;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;
-import dev.lazarus.store.level.l2.L2Scheme;
+import dev.lazarus.recovery.policy.L2Loss;
+import dev.lazarus.recovery.policy.RecoveryPolicy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -20,8 +21,8 @@ import java.util.function.Consumer;
 
 /**
  * This node's part in L2, the RAID-5 level across nodes, as the ranks see it: the collective steps (agreeing on the
- * node list, telling every rank which nodes failed, deciding whether a lost node's set can rebuild it), with the work
- * handed to the node's {@link NodeDaemon}. The node's leader rank (its lowest) opens the daemon: it serves the node's
+ * node list, telling every rank which nodes failed), with the work handed to the node's {@link NodeDaemon} and the
+ * question whether a lost node's set can rebuild it to the {@link RecoveryPolicy}. The node's leader rank (its lowest) opens the daemon: it serves the node's
  * L1 files to the other members of its set, encodes the node's parity of each drained version (called from the drain
  * thread), and at restart rebuilds the node's files of a version from the set when they are gone. A restart waits for
  * the rank files only; the node's parity of the rebuilt versions is encoded again afterwards, in the drain thread
@@ -154,21 +155,27 @@ final class L2Node implements AutoCloseable {
 
     /**
      * Rebuilds this node's files of {@code version} and of its whole chain from its set, when this rank is the
-     * leader of a node that failed and the set can rebuild it (under XOR, the only one of its set that failed; under
-     * PARTNER, one whose right neighbour survived); everyone else returns at once.
+     * leader of a node that failed and the policy says the set can rebuild it
+     * ({@link RecoveryPolicy#whyNotRebuildable}); everyone else returns at once.
      * Whatever the node still held of a rebuilt version is deleted only once its replacement is in place. Only the
      * rank files are rebuilt, which is what the ranks wait for (n-1 times their size crosses the network, against n
      * times with the parity): the node's parity of the chain is owed until {@link #owesParity} hands it to the drain.
      *
      * @param nodeFailed from {@link #nodesThatFailed}
+     * @param policy     which lost nodes their set can rebuild
      * @return null if nothing was to be done here or the rebuild succeeded, else why it failed
      */
-    String rebuildIfLost(long version, boolean[] nodeFailed) {
+    String rebuildIfLost(long version, boolean[] nodeFailed, RecoveryPolicy policy) {
         int node = nodes.node(comm.rank());
         if (daemon == null || !nodeFailed[node]) {
             return null;
         }
-        String unrecoverable = unrecoverable(version, nodeFailed);
+        List<Boolean> failed = new ArrayList<>(nodeFailed.length);
+        for (boolean lost : nodeFailed) {
+            failed.add(lost);
+        }
+        String unrecoverable = policy.whyNotRebuildable(new L2Loss(version, node, nodes.names(), failed,
+                set.scheme(), set.setId(), set.member(), set.size()));
         if (unrecoverable != null) {
             return unrecoverable;
         }
@@ -208,28 +215,6 @@ final class L2Node implements AutoCloseable {
                 + " rebuild: %d bytes in %.3f s", comm.rank(), nodes.names().get(nodes.node(comm.rank())), version,
                 bytes, (System.nanoTime() - started) / 1e9));
         return bytes;
-    }
-
-    /**
-     * @return why this node's set cannot rebuild it, or null if it can: under XOR another member failed too, under
-     *         PARTNER the right neighbour that holds this node's copy failed too
-     */
-    private String unrecoverable(long version, boolean[] nodeFailed) {
-        int first = nodes.node(comm.rank()) - set.member();
-        if (set.scheme() == L2Scheme.PARTNER) {
-            int partner = first + L2Scheme.partnerOf(set.member(), set.size());
-            return !nodeFailed[partner] ? null : "L2 cannot rebuild version " + version + " of node "
-                    + nodes.names().get(first + set.member()) + ": its partner " + nodes.names().get(partner)
-                    + ", which holds its copy, is lost too";
-        }
-        List<String> lostInSet = new ArrayList<>();
-        for (int other = first; other < first + set.size(); other++) {
-            if (nodeFailed[other]) {
-                lostInSet.add(nodes.names().get(other));
-            }
-        }
-        return lostInSet.size() < 2 ? null : "L2 cannot rebuild version " + version + ": XOR set " + set.setId()
-                + " lost " + lostInSet.size() + " nodes " + lostInSet;
     }
 
     /**

@@ -1,10 +1,13 @@
 package dev.lazarus.checkpoint;
 
+import dev.lazarus.store.drain.DrainStage;
 import dev.lazarus.store.drain.DrainTarget;
+import dev.lazarus.store.drain.StageOutcome;
 
 import java.io.IOException;
+import java.util.List;
 
-/** Drains a version to L2 by encoding the node's XOR parity of it, on the node's leader. */
+/** Drains a version to L2 by encoding the node's XOR parity of it, on the node's leader: one stage, encode. */
 final class L2Target implements DrainTarget {
     private final L2Node node;
     private final int every;
@@ -33,8 +36,19 @@ final class L2Target implements DrainTarget {
         return true;
     }
 
+    /** One stage, "encode": the node daemon writes the node's parity of the version and of its chain. */
     @Override
-    public long drain(long version) throws IOException {
-        return node.encodeWithChain(version);
+    public List<DrainStage> stages() {
+        return List.of(new DrainStage() {
+            @Override
+            public String name() {
+                return "encode";
+            }
+
+            @Override
+            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
+                return StageOutcome.done(name(), node.encodeWithChain(version));
+            }
+        });
     }
 }

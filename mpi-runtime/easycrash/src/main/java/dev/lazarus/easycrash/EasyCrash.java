@@ -7,6 +7,9 @@ import dev.lazarus.easycrash.heap.RankLock;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.recovery.policy.FixedOrderPolicy;
+import dev.lazarus.recovery.policy.NvmFacts;
+import dev.lazarus.recovery.policy.StartDecision;
 import dev.lazarus.store.files.UnsafePathException;
 
 import java.io.IOException;
@@ -137,29 +140,32 @@ public final class EasyCrash implements AutoCloseable {
     }
 
     /** One decision for all ranks; see the class comment. */
+    /**
+     * Gathers what every rank found in NVM (collective) and asks the recovery policy how to start.
+     */
     private static RecoveryState agree(Comm comm, RecoveryState mine) {
         long[] kinds = new long[3];
         kinds[mine.kind().ordinal()] = 1;
         comm.allreduce(kinds, 0, kinds, 0, 3, ReduceOp.MAX);
         boolean anyUnusable = kinds[RecoveryState.Kind.UNUSABLE.ordinal()] == 1;
         boolean anyFresh = kinds[RecoveryState.Kind.FRESH.ordinal()] == 1;
-        if (anyUnusable) {
-            return RecoveryState.unusable(firstReason(comm,
-                    mine.kind() == RecoveryState.Kind.UNUSABLE ? mine.reason() : null));
+        boolean anyResumable = kinds[RecoveryState.Kind.RESUMABLE.ordinal()] == 1;
+        String firstUnusable = anyUnusable
+                ? firstReason(comm, mine.kind() == RecoveryState.Kind.UNUSABLE ? mine.reason() : null) : null;
+        long low = 0;
+        long high = 0;
+        if (!anyUnusable && !anyFresh) { // bookmarks matter only when every rank has one
+            low = comm.allreduce((long) mine.iteration(), ReduceOp.MIN);
+            high = comm.allreduce((long) mine.iteration(), ReduceOp.MAX);
         }
-        if (anyFresh) {
-            boolean allFresh = kinds[RecoveryState.Kind.RESUMABLE.ordinal()] == 0;
-            return allFresh ? RecoveryState.fresh(mine.reason())
-                    : RecoveryState.unusable("some ranks have no bookmark while others do: rolling back");
-        }
-        long low = comm.allreduce((long) mine.iteration(), ReduceOp.MIN);
-        long high = comm.allreduce((long) mine.iteration(), ReduceOp.MAX);
-        if (low == high) {
-            return RecoveryState.resumable((int) low);
-        }
-        return new RecoveryState(RecoveryState.Kind.RESUMABLE, (int) low,
-                "bookmarks disagree across ranks (iterations " + low + " to " + high + "): resuming every rank at "
-                        + low);
+        StartDecision decision = FixedOrderPolicy.INSTANCE.start(new NvmFacts(anyUnusable, firstUnusable, anyFresh,
+                anyResumable, mine.reason(), (int) low, (int) high));
+        return switch (decision.path()) {
+            case RESUME_FROM_NVM -> new RecoveryState(RecoveryState.Kind.RESUMABLE, decision.iteration(),
+                    decision.reason());
+            case START_FRESH -> RecoveryState.fresh(decision.reason());
+            case ROLL_BACK -> RecoveryState.unusable(decision.reason());
+        };
     }
 
     /**

@@ -5,6 +5,8 @@ import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.launch.RecoveryAttemptFailedException;
+import dev.lazarus.recovery.policy.FixedOrderPolicy;
+import dev.lazarus.recovery.policy.Rollback;
 import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
@@ -70,12 +72,12 @@ public final class RecomputingRun {
         try {
             Outcome outcome = firstAttempt(comm, app, easyCrash, levels, log);
             if (outcome.resumed() && !outcome.verdict().accepted()) {
+                Rollback rollback = FixedOrderPolicy.INSTANCE.afterRejectedRestart(levels != null);
                 if (comm.rank() == 0 && log != null) {
                     log.println("lazarus: NVM restart failed acceptance verification (" + outcome.verdict().reason()
-                            + ") -> rollback: " + (levels == null ? "restarting from the beginning"
-                            : "restarting from the newest verified checkpoint, or the beginning"));
+                            + ") -> rollback: " + rollback.description());
                 }
-                if (levels != null) {
+                if (levels != null && rollback.discardUnverified()) {
                     levels.discardUnverified();
                 }
                 easyCrash.close();

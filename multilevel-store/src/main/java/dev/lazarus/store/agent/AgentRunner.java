@@ -1,33 +1,35 @@
 package dev.lazarus.store.agent;
 
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Consumer;
 
 /**
- * Runs an {@link Agent} on its own daemon thread until closed. When a call does no work the runner backs off: it
- * spins a little, then parks for growing periods up to {@code maxIdleNanos}, so an idle agent costs no core.
+ * Runs an {@link Agent} on its own daemon thread until closed. After a call that did no work the runner idles as its
+ * {@link IdleStrategy} says, so an idle agent costs no core; an exception from the agent goes to the
+ * {@link ErrorHandler}, counts as no work, and the loop goes on.
  */
 public final class AgentRunner implements AutoCloseable {
-    private static final int SPINS = 10;
-    private static final long MIN_PARK_NANOS = 1_000;
-
     private final Agent agent;
-    private final long maxIdleNanos;
-    private final Consumer<Throwable> errorHandler;
+    private final IdleStrategy idleStrategy;
+    private final ErrorHandler errorHandler;
     private final Thread thread;
     private volatile boolean running = true;
     private volatile boolean background;
 
     /**
      * @param agent        the work
-     * @param maxIdleNanos longest park when idle
+     * @param idleStrategy how to idle after a call without work; used by the runner's thread only
      * @param errorHandler told of every exception {@link Agent#doWork()} throws
      */
-    public AgentRunner(Agent agent, long maxIdleNanos, Consumer<Throwable> errorHandler) {
+    public AgentRunner(Agent agent, IdleStrategy idleStrategy, ErrorHandler errorHandler) {
         this.agent = agent;
-        this.maxIdleNanos = maxIdleNanos;
+        this.idleStrategy = idleStrategy;
         this.errorHandler = errorHandler;
         this.thread = Thread.ofPlatform().daemon().name(agent.roleName()).unstarted(this::run);
+    }
+
+    /** A runner that backs off ({@link BackoffIdleStrategy}) up to {@code maxIdleNanos} when idle. */
+    public AgentRunner(Agent agent, long maxIdleNanos, ErrorHandler errorHandler) {
+        this(agent, new BackoffIdleStrategy(maxIdleNanos), errorHandler);
     }
 
     /**
@@ -55,24 +57,21 @@ public final class AgentRunner implements AutoCloseable {
         if (background) {
             BackgroundPriority.lowerCurrentThread(); // best effort: a refused call leaves normal priority
         }
-        int idle = 0;
         while (running) {
             int work;
             try {
                 work = agent.doWork();
             } catch (Throwable e) {
-                errorHandler.accept(e);
+                errorHandler.onError(e);
                 work = 0;
             }
-            idle = work > 0 ? 0 : idle + 1;
-            if (idle > SPINS) {
-                long park = Math.min(maxIdleNanos, MIN_PARK_NANOS << Math.min(20, idle - SPINS));
-                LockSupport.parkNanos(this, park);
-            } else if (idle > 0) {
-                Thread.onSpinWait();
-            }
+            idleStrategy.idle(work);
         }
-        agent.onClose();
+        try {
+            agent.onClose();
+        } catch (RuntimeException e) {
+            errorHandler.onError(e);
+        }
     }
 
     /** Stops the loop after the current call and waits for the thread to end. */

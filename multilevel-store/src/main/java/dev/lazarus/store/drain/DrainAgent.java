@@ -1,12 +1,16 @@
 package dev.lazarus.store.drain;
 
 import dev.lazarus.store.agent.Agent;
+import dev.lazarus.store.agent.BackoffIdleStrategy;
+import dev.lazarus.store.agent.IdleStrategy;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -16,6 +20,11 @@ import java.util.function.Consumer;
  * reported and leaves L1 (and every other level) as it was. Besides the versions checkpoints submit, one-off drains
  * outside the levels' intervals can be queued ({@link #submitOnce}): after a restart, re-encoding the parity of a
  * version that was rebuilt without it.
+ *
+ * <p>One thread hands work over (the rank's main thread: {@link #submit}, {@link #submitOnce}, {@link #awaitIdle});
+ * the agent's thread drains. The short critical sections that publish the state are {@code synchronized}; nobody waits
+ * on the monitor: a thread that must wait for the drain idles with a {@link BackoffIdleStrategy}, and the agent
+ * unparks it as soon as a drain ends.
  */
 public final class DrainAgent implements Agent {
     private static final int HISTORY = 1024;
@@ -30,6 +39,8 @@ public final class DrainAgent implements Agent {
     private long pendingOrdinal;
     private long draining = NONE;
     private long submitted;
+    /** The thread in {@link #awaitIdle}, which the agent unparks when a drain ends; else null. */
+    private volatile Thread waiter;
 
     /**
      * @param targets  the levels, drained in this order (L2 before L3)
@@ -49,21 +60,23 @@ public final class DrainAgent implements Agent {
      *
      * @return nanoseconds spent waiting (back-pressure)
      */
-    public synchronized long submit(long version) throws InterruptedException {
+    public long submit(long version) throws InterruptedException {
         long started = System.nanoTime();
-        long ordinal = submitted + 1;
+        long ordinal;
+        synchronized (this) {
+            ordinal = submitted + 1;
+        }
         boolean drains = targets.stream().anyMatch(t -> ordinal % t.every() == 0);
         if (drains || everyVersionWaits) {
-            while (busy()) {
-                wait();
+            awaitIdle(); // only this thread hands work over, so nothing becomes busy again before the next lines
+        }
+        synchronized (this) {
+            submitted = ordinal;
+            if (drains) {
+                pending = version;
+                pendingOrdinal = ordinal;
             }
         }
-        submitted = ordinal;
-        if (drains) {
-            pending = version;
-            pendingOrdinal = ordinal;
-        }
-        notifyAll();
         return System.nanoTime() - started;
     }
 
@@ -74,7 +87,6 @@ public final class DrainAgent implements Agent {
      */
     public synchronized void submitOnce(String level, long version, OneOffDrain work) {
         oneOffs.addLast(new OneOff(level, version, work));
-        notifyAll();
     }
 
     /** The work of a {@link #submitOnce} drain. */
@@ -100,14 +112,28 @@ public final class DrainAgent implements Agent {
         return versions;
     }
 
-    /** Waits until nothing is pending or draining. */
-    public synchronized void awaitIdle() throws InterruptedException {
-        while (busy()) {
-            wait();
+    /**
+     * Waits until nothing is pending or draining: parks in growing steps up to a millisecond, and is unparked as soon
+     * as a drain ends.
+     *
+     * @throws InterruptedException if the thread is interrupted while waiting
+     */
+    public void awaitIdle() throws InterruptedException {
+        IdleStrategy idle = new BackoffIdleStrategy(TimeUnit.MILLISECONDS.toNanos(1));
+        waiter = Thread.currentThread();
+        try {
+            while (busy()) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while the drain was busy");
+                }
+                idle.idle(0);
+            }
+        } finally {
+            waiter = null;
         }
     }
 
-    private boolean busy() {
+    private synchronized boolean busy() {
         return pending != NONE || draining != NONE || !oneOffs.isEmpty();
     }
 
@@ -135,33 +161,65 @@ public final class DrainAgent implements Agent {
         }
         try {
             if (oneOff != null) {
-                record(drainOne(oneOff.level(), version, oneOff.work()));
+                record(drainOne(oneOff.level(), version, oneStage(oneOff.level(), oneOff.work())));
             } else {
                 for (DrainTarget target : targets) {
                     if (ordinal % target.every() == 0) {
-                        record(drainOne(target.level(), version, target::drain));
+                        record(drainOne(target.level(), version, target.stages()));
                     }
                 }
             }
         } finally {
             synchronized (this) {
                 draining = NONE;
-                notifyAll();
+            }
+            Thread waiting = waiter;
+            if (waiting != null) {
+                LockSupport.unpark(waiting);
             }
         }
         return 1;
     }
 
-    private static DrainResult drainOne(String level, long version, OneOffDrain work) {
+    /**
+     * Runs a level's stages on one version, in order, until one fails. The drain's bytes are what the done stages
+     * wrote; its error is the failed stage's reason, or an exception's.
+     */
+    private static DrainResult drainOne(String level, long version, List<DrainStage> stages) {
         long started = System.nanoTime();
-        try {
-            long bytes = work.drain(version);
-            return new DrainResult(version, level, bytes, System.nanoTime() - started, null);
-        } catch (Exception e) {
-            String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-            return new DrainResult(version, level, 0, System.nanoTime() - started,
-                    e.getClass().getSimpleName() + ": " + reason);
+        List<StageOutcome> outcomes = new ArrayList<>(stages.size());
+        long bytes = 0;
+        for (DrainStage stage : stages) {
+            StageOutcome outcome;
+            try {
+                outcome = stage.run(version, List.copyOf(outcomes));
+            } catch (Exception e) {
+                String reason = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+                outcome = StageOutcome.failed(stage.name(), e.getClass().getSimpleName() + ": " + reason);
+            }
+            outcomes.add(outcome);
+            if (outcome.status() == StageOutcome.Status.FAILED) {
+                String error = stages.size() == 1 ? outcome.reason() : outcome.stage() + ": " + outcome.reason();
+                return new DrainResult(version, level, 0, System.nanoTime() - started, error, outcomes);
+            }
+            bytes += outcome.bytes();
         }
+        return new DrainResult(version, level, bytes, System.nanoTime() - started, null, outcomes);
+    }
+
+    /** A one-off drain as a level of one stage. */
+    private static List<DrainStage> oneStage(String level, OneOffDrain work) {
+        return List.of(new DrainStage() {
+            @Override
+            public String name() {
+                return level;
+            }
+
+            @Override
+            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
+                return StageOutcome.done(level, work.drain(version));
+            }
+        });
     }
 
     private void record(DrainResult result) {

@@ -1,8 +1,11 @@
 package dev.lazarus.store.drain;
 
-import java.io.IOException;
+import java.util.List;
 
-/** A level that versions drain to from L1, off the application's critical path. */
+/**
+ * A level that versions drain to from L1, off the application's critical path, as the chain of stages a version goes
+ * through on its way there.
+ */
 public interface DrainTarget {
 
     /** @return the level's name for reports: "L2", "L3" */
@@ -12,11 +15,10 @@ public interface DrainTarget {
     int every();
 
     /**
-     * Drains one version of this rank (and whatever of its chain the level lacks).
-     *
-     * @return bytes written to the level
+     * @return the stages a version of this rank goes through to reach the level, in order (at least one); the last
+     *         one puts it there (and whatever of its chain the level lacks)
      */
-    long drain(long version) throws IOException;
+    List<DrainStage> stages();
 
     /**
      * @return whether draining reads files on other nodes (L2 parity reads the whole XOR set's L1). Those nodes keep

@@ -3,6 +3,7 @@ package dev.lazarus.store.drain;
 import dev.lazarus.store.level.CheckpointDirectory;
 
 import java.io.IOException;
+import java.util.List;
 
 /**
  * Drains one rank's versions to another level's directory (L3: the PFS), each as one full checkpoint composed from
@@ -51,8 +52,19 @@ public final class LevelCopyTarget implements DrainTarget {
         return every;
     }
 
+    /** One stage, "copy": the version composed from its L1 chain and written to the level as a full checkpoint. */
     @Override
-    public long drain(long version) throws IOException {
-        return ChainComposer.composeFull(source, target, version, rank, direct);
+    public List<DrainStage> stages() {
+        return List.of(new DrainStage() {
+            @Override
+            public String name() {
+                return "copy";
+            }
+
+            @Override
+            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
+                return StageOutcome.done(name(), ChainComposer.composeFull(source, target, version, rank, direct));
+            }
+        });
     }
 }

@@ -145,7 +145,7 @@ class DrainAgentTest {
         List<DrainResult> told = new java.util.concurrent.CopyOnWriteArrayList<>();
         DrainAgent agent = new DrainAgent(List.of(everyThird), told::add);
         try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
-            agent.submitOnce("L2", 7, everyThird::drain);
+            agent.submitOnce("L2", 7, v -> everyThird.stages().getFirst().run(v, List.of()).bytes());
             assertTrue(started.await(10, TimeUnit.SECONDS));
             assertEquals(List.of(7L), agent.inFlight(), "the version being re-encoded stays on L1");
             Thread next = submitInBackground(agent, 8, new AtomicLong());
@@ -168,15 +168,90 @@ class DrainAgentTest {
      * time instead proved nothing when the thread had not reached submit yet, and then the thread did not wait at all
      * once the drain was released: under CPU load a new thread can take longer than 300 ms to run.
      */
+    /** Waits until {@code thread} is seen parked (the drain's waiters park in steps, so timed or not). */
     private static void awaitWaiting(Thread thread, String message) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (thread.getState() != Thread.State.WAITING && thread.isAlive() && System.nanoTime() < deadline) {
+        Thread.State state = thread.getState();
+        while (state != Thread.State.WAITING && state != Thread.State.TIMED_WAITING && thread.isAlive()
+                && System.nanoTime() < deadline) {
             Thread.sleep(1);
+            state = thread.getState();
         }
-        assertEquals(Thread.State.WAITING, thread.getState(), message);
+        assertTrue(state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING, message + ": " + state);
     }
 
     /** Submits {@code version} on a thread of its own, setting {@code waited} to the back-pressure it reports. */
+    private static DrainStage stage(String name, StageOutcome.Status status, List<String> ran) {
+        return new DrainStage() {
+            public String name() {
+                return name;
+            }
+
+            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
+                ran.add(name + " after " + earlier.stream().map(StageOutcome::stage).toList());
+                return switch (status) {
+                    case DONE -> StageOutcome.done(name, 10 * version);
+                    case SKIPPED -> StageOutcome.skipped(name, "nothing changed");
+                    case FAILED -> throw new IOException("disk full");
+                };
+            }
+        };
+    }
+
+    private static DrainTarget pipeline(List<DrainStage> stages) {
+        return new DrainTarget() {
+            public String level() {
+                return "L3";
+            }
+
+            public int every() {
+                return 1;
+            }
+
+            public List<DrainStage> stages() {
+                return stages;
+            }
+        };
+    }
+
+    /**
+     * A level's stages run in order, each seeing what the ones before it did; a skipped stage lets the drain go on, a
+     * failed one stops it, and the result names the stage and keeps every outcome.
+     */
+    @Test
+    void aLevelsStagesRunInOrderUntilOneFails() throws Exception {
+        List<String> ran = new ArrayList<>();
+        List<DrainResult> results = new ArrayList<>();
+        DrainAgent agent = new DrainAgent(List.of(pipeline(List.of(stage("delta", StageOutcome.Status.SKIPPED, ran),
+                stage("compress", StageOutcome.Status.DONE, ran), stage("copy", StageOutcome.Status.DONE, ran)))),
+                results::add);
+        try (AgentRunner runner = new AgentRunner(agent, 1_000_000, Throwable::printStackTrace).start()) {
+            agent.submit(3);
+            agent.awaitIdle();
+        }
+        assertEquals(List.of("delta after []", "compress after [delta]", "copy after [delta, compress]"), ran);
+        DrainResult ok = results.getFirst();
+        assertTrue(ok.ok(), ok.error());
+        assertEquals(60, ok.bytes());
+        assertEquals(List.of("delta: skipped (nothing changed)", "compress: done 30 bytes", "copy: done 30 bytes"),
+                ok.stages().stream().map(StageOutcome::describe).toList());
+
+        ran.clear();
+        results.clear();
+        DrainAgent failing = new DrainAgent(List.of(pipeline(List.of(stage("compress", StageOutcome.Status.DONE, ran),
+                stage("encode", StageOutcome.Status.FAILED, ran), stage("copy", StageOutcome.Status.DONE, ran)))),
+                results::add);
+        try (AgentRunner runner = new AgentRunner(failing, 1_000_000, Throwable::printStackTrace).start()) {
+            failing.submit(1);
+            failing.awaitIdle();
+        }
+        assertEquals(List.of("compress after []", "encode after [compress]"), ran);
+        DrainResult failed = results.getFirst();
+        assertEquals("encode: IOException: disk full", failed.error());
+        assertEquals(0, failed.bytes());
+        assertEquals(2, failed.stages().size());
+    }
+
     private static Thread submitInBackground(DrainAgent agent, long version, AtomicLong waited) {
         return Thread.ofPlatform().start(() -> {
             try {
@@ -203,14 +278,22 @@ class DrainAgentTest {
                 return readsOtherNodes;
             }
 
-            public long drain(long version) throws IOException {
-                started.countDown();
-                try {
-                    release.await();
-                } catch (InterruptedException e) {
-                    throw new IOException(e);
-                }
-                return version;
+            public List<DrainStage> stages() {
+                return List.of(new DrainStage() {
+                    public String name() {
+                        return "block";
+                    }
+
+                    public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
+                        started.countDown();
+                        try {
+                            release.await();
+                        } catch (InterruptedException e) {
+                            throw new IOException(e);
+                        }
+                        return StageOutcome.done(name(), version);
+                    }
+                });
             }
         };
     }
