@@ -12,7 +12,7 @@ import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.cg.CgKernel;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.l2.ParityFiles;

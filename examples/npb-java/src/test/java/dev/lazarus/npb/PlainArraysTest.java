@@ -15,7 +15,7 @@ import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.verification.Verdict;
 
 import java.io.ByteArrayOutputStream;

@@ -14,7 +14,7 @@ import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
 import dev.lazarus.mpi.MpiApplication;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.verification.Verdict;

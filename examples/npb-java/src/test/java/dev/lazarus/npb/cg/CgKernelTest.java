@@ -2,7 +2,7 @@ package dev.lazarus.npb.cg;
 
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.npb.testing.TestNvm;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,7 +1,7 @@
 package dev.lazarus.npb.heat;
 
 import dev.lazarus.npb.testing.TestNvm;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;

@@ -5,7 +5,7 @@ import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;

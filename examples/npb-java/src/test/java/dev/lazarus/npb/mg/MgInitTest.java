@@ -1,12 +1,12 @@
 package dev.lazarus.npb.mg;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.lazarus.easycrash.DoubleArray;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.npb.common.NpbRandom;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import dev.lazarus.npb.testing.TestHeap;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -14,9 +14,10 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** zran3 against a brute-force reading of the NPB sequence, and its independence of the decomposition. */
 class MgInitTest {

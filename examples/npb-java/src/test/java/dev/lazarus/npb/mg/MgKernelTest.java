@@ -4,7 +4,7 @@ import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestNvm;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,18 +1,19 @@
 package dev.lazarus.npb.mg;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.ObjectRole;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import dev.lazarus.npb.testing.TestHeap;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * MG's lane-wise resid and psinv ({@link MgLanes}, which the test JVM takes, as rank JVMs do) give the element loop's

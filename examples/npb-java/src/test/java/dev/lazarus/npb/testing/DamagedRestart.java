@@ -5,6 +5,7 @@ import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.verification.Verdict;
 
 import java.io.OutputStream;

@@ -1,4 +1,4 @@
-package dev.lazarus.npb.testing;
+package dev.lazarus.mpi.testing;
 
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ElementType;

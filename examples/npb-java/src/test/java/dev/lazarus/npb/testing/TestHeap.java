@@ -1,4 +1,4 @@
-package dev.lazarus.npb.mg;
+package dev.lazarus.npb.testing;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.ObjectRole;
@@ -9,11 +9,11 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A private persistent heap for unit tests of the grid operators, which work on {@link DoubleArray} objects: made
- * from plain arrays, read back with {@link DoubleArray#toArray()}. Single-threaded: allocate every object before
- * handing them to thread ranks.
+ * A private persistent heap for unit tests of kernel operators that work on {@link DoubleArray} objects (MG's grid
+ * operators, FT's FFT and set-up): made from plain arrays, read back with {@link DoubleArray#toArray()}.
+ * Single-threaded: allocate every object before handing them to thread ranks.
  */
-final class TestHeap implements AutoCloseable {
+public final class TestHeap implements AutoCloseable {
     /** Sparse file: only the pages a test touches take memory. */
     private static final long CAPACITY = 256L << 20;
 
@@ -25,25 +25,26 @@ final class TestHeap implements AutoCloseable {
     }
 
     /** A fresh heap in {@code directory}. */
-    static TestHeap open(Path directory) throws IOException {
-        PersistentHeap.Config config = new PersistentHeap.Config(directory, "unit", 0, 1, CAPACITY, "mg-test", null);
+    public static TestHeap open(Path directory) throws IOException {
+        PersistentHeap.Config config = new PersistentHeap.Config(directory, "unit", 0, 1, CAPACITY, "kernel-test",
+                null);
         return new TestHeap(PersistentHeap.openFresh(config, RecoveryState.fresh("unit test")));
     }
 
     /** A new object of {@code length} zeros. */
-    DoubleArray zeros(int length) {
+    public DoubleArray zeros(int length) {
         return heap.doubles("t" + objects++, length, ObjectRole.REINITIALIZED);
     }
 
     /** A new object holding a copy of {@code values}. */
-    DoubleArray of(double[] values) {
+    public DoubleArray of(double[] values) {
         DoubleArray array = zeros(values.length);
         array.copyFrom(values);
         return array;
     }
 
     /** A new object holding a copy of {@code source}. */
-    DoubleArray copy(DoubleArray source) {
+    public DoubleArray copy(DoubleArray source) {
         return of(source.toArray());
     }
 

@@ -1,13 +1,11 @@
-package dev.lazarus.npb;
+package dev.lazarus.checkpoint;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lazarus.checkpoint.CheckpointSettings;
-import dev.lazarus.checkpoint.Checkpoints;
-import dev.lazarus.npb.testing.ThreadComm;
+import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
 import dev.lazarus.store.level.CheckpointDirectory;
