@@ -2,9 +2,7 @@ package dev.lazarus.checkpoint;
 
 import dev.lazarus.store.drain.DrainStage;
 import dev.lazarus.store.drain.DrainTarget;
-import dev.lazarus.store.drain.StageOutcome;
 
-import java.io.IOException;
 import java.util.List;
 
 /** Drains a version to L2 by encoding the node's XOR parity of it, on the node's leader: one stage, encode. */
@@ -39,16 +37,6 @@ final class L2Target implements DrainTarget {
     /** One stage, "encode": the node daemon writes the node's parity of the version and of its chain. */
     @Override
     public List<DrainStage> stages() {
-        return List.of(new DrainStage() {
-            @Override
-            public String name() {
-                return "encode";
-            }
-
-            @Override
-            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
-                return StageOutcome.done(name(), node.encodeWithChain(version));
-            }
-        });
+        return List.of(DrainStage.of("encode", node::encodeWithChain));
     }
 }

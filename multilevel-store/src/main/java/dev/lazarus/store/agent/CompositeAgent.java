@@ -28,11 +28,7 @@ public final class CompositeAgent implements Agent {
             try {
                 work += agent.doWork();
             } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
+                first = keepFirst(first, e);
             }
         }
         if (first != null) {
@@ -54,15 +50,20 @@ public final class CompositeAgent implements Agent {
             try {
                 agent.onClose();
             } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
+                first = keepFirst(first, e);
             }
         }
         if (first != null) {
             throw first;
         }
+    }
+
+    /** @return {@code first}, with {@code next} added to it as suppressed, or {@code next} if it is the first */
+    private static <T extends Exception> T keepFirst(T first, T next) {
+        if (first == null) {
+            return next;
+        }
+        first.addSuppressed(next);
+        return first;
     }
 }

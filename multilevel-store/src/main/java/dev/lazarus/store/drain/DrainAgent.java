@@ -161,7 +161,7 @@ public final class DrainAgent implements Agent {
         }
         try {
             if (oneOff != null) {
-                record(drainOne(oneOff.level(), version, oneStage(oneOff.level(), oneOff.work())));
+                record(drainOne(oneOff.level(), version, List.of(DrainStage.of(oneOff.level(), oneOff.work()))));
             } else {
                 for (DrainTarget target : targets) {
                     if (ordinal % target.every() == 0) {
@@ -205,21 +205,6 @@ public final class DrainAgent implements Agent {
             bytes += outcome.bytes();
         }
         return new DrainResult(version, level, bytes, System.nanoTime() - started, null, outcomes);
-    }
-
-    /** A one-off drain as a level of one stage. */
-    private static List<DrainStage> oneStage(String level, OneOffDrain work) {
-        return List.of(new DrainStage() {
-            @Override
-            public String name() {
-                return level;
-            }
-
-            @Override
-            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
-                return StageOutcome.done(level, work.drain(version));
-            }
-        });
     }
 
     private void record(DrainResult result) {

@@ -22,4 +22,22 @@ public interface DrainStage {
      * @throws IOException like a failed outcome, with the exception's message as the reason
      */
     StageOutcome run(long version, List<StageOutcome> earlier) throws IOException;
+
+    /**
+     * @return a stage named {@code name} that does {@code work} and is done with the bytes it returns (a failure is an
+     *         exception)
+     */
+    static DrainStage of(String name, DrainAgent.OneOffDrain work) {
+        return new DrainStage() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
+                return StageOutcome.done(name, work.drain(version));
+            }
+        };
+    }
 }

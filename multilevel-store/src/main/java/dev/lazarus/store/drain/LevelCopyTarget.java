@@ -2,7 +2,6 @@ package dev.lazarus.store.drain;
 
 import dev.lazarus.store.level.CheckpointDirectory;
 
-import java.io.IOException;
 import java.util.List;
 
 /**
@@ -55,16 +54,7 @@ public final class LevelCopyTarget implements DrainTarget {
     /** One stage, "copy": the version composed from its L1 chain and written to the level as a full checkpoint. */
     @Override
     public List<DrainStage> stages() {
-        return List.of(new DrainStage() {
-            @Override
-            public String name() {
-                return "copy";
-            }
-
-            @Override
-            public StageOutcome run(long version, List<StageOutcome> earlier) throws IOException {
-                return StageOutcome.done(name(), ChainComposer.composeFull(source, target, version, rank, direct));
-            }
-        });
+        return List.of(DrainStage.of("copy", version -> ChainComposer.composeFull(source, target, version, rank,
+                direct)));
     }
 }
