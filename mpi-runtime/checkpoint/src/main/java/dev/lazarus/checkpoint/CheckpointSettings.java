@@ -4,6 +4,8 @@ import dev.lazarus.store.JobId;
 import dev.lazarus.store.dirty.BlockHashes;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
+import dev.lazarus.store.settings.SettingSource;
+import dev.lazarus.store.settings.Settings;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -11,7 +13,7 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * Settings of the checkpoint client, each in one place: system property, environment variable, default. Precedence:
+ * Settings of the checkpoint client, read through the one table {@link Settings} and its {@link SettingSource}:
  * system property (set by the launcher from the command line), then environment, then default. {@link #conclude}
  * validates everything before any file is touched.
  *
@@ -48,23 +50,23 @@ import java.util.Properties;
  * </table>
  */
 public final class CheckpointSettings {
-    public static final String JOB_ID = "lazarus.job.id";
-    public static final String L1_DIR = "lazarus.ckpt.dir";
-    public static final String PFS_DIR = "lazarus.ckpt.pfs.dir";
-    public static final String PFS_EVERY = "lazarus.ckpt.pfs.every";
-    public static final String PFS_KEEP = "lazarus.ckpt.pfs.keep";
-    public static final String PFS_DIRECT = "lazarus.ckpt.pfs.direct";
-    public static final String BLOCK_SIZE = "lazarus.ckpt.block.size";
-    public static final String FULL_EVERY = "lazarus.ckpt.full.every";
-    public static final String KEEP = "lazarus.ckpt.keep";
-    public static final String EVERY = "lazarus.ckpt.every";
-    public static final String L2_EVERY = "lazarus.ckpt.l2.every";
-    public static final String L2_SET_SIZE = "lazarus.ckpt.l2.set.size";
-    public static final String L2_SCHEME = "lazarus.ckpt.l2.scheme";
-    public static final String L2_SECRET = "lazarus.ckpt.l2.secret";
-    public static final String L2_BIND = "lazarus.ckpt.l2.bind";
-    public static final String NODE = "lazarus.ckpt.node";
-    public static final String DEFAULT_L1_DIR = "/dev/shm/lazarus/ckpt";
+    public static final String JOB_ID = Settings.JOB_ID.property();
+    public static final String L1_DIR = Settings.CKPT_DIR.property();
+    public static final String PFS_DIR = Settings.CKPT_PFS_DIR.property();
+    public static final String PFS_EVERY = Settings.CKPT_PFS_EVERY.property();
+    public static final String PFS_KEEP = Settings.CKPT_PFS_KEEP.property();
+    public static final String PFS_DIRECT = Settings.CKPT_PFS_DIRECT.property();
+    public static final String BLOCK_SIZE = Settings.CKPT_BLOCK_SIZE.property();
+    public static final String FULL_EVERY = Settings.CKPT_FULL_EVERY.property();
+    public static final String KEEP = Settings.CKPT_KEEP.property();
+    public static final String EVERY = Settings.CKPT_EVERY.property();
+    public static final String L2_EVERY = Settings.CKPT_L2_EVERY.property();
+    public static final String L2_SET_SIZE = Settings.CKPT_L2_SET_SIZE.property();
+    public static final String L2_SCHEME = Settings.CKPT_L2_SCHEME.property();
+    public static final String L2_SECRET = Settings.CKPT_L2_SECRET.property();
+    public static final String L2_BIND = Settings.CKPT_L2_BIND.property();
+    public static final String NODE = Settings.CKPT_NODE.property();
+    public static final String DEFAULT_L1_DIR = Settings.DEFAULT_L1_DIR;
     /** Most versions {@link #KEEP} and {@link #PFS_KEEP} may keep. */
     public static final int MAX_KEEP = 1_000;
     /** In the L1 directory, stands for the node name. */
@@ -72,8 +74,7 @@ public final class CheckpointSettings {
     /** Longest node name; names travel between ranks in fixed-size slots. */
     public static final int MAX_NODE_NAME_BYTES = StringGather.MAX_BYTES;
 
-    private final Properties properties;
-    private final Map<String, String> environment;
+    private final SettingSource source;
     private String jobId;
     private Path l1Directory;
     private Path pfsDirectory;
@@ -92,24 +93,12 @@ public final class CheckpointSettings {
     private String node;
 
     public CheckpointSettings(Properties properties, Map<String, String> environment) {
-        this.properties = properties;
-        this.environment = environment;
+        this.source = new SettingSource(properties, environment);
     }
 
     /** Settings from this JVM's system properties and environment. */
     public static CheckpointSettings fromSystem() {
         return new CheckpointSettings(System.getProperties(), System.getenv());
-    }
-
-    private Optional<String> value(String property) {
-        String fromProperty = properties.getProperty(property);
-        if (fromProperty != null && !fromProperty.isBlank()) {
-            return Optional.of(fromProperty.trim());
-        }
-        String env = "LAZARUS_" + property.substring("lazarus.".length()).replace('.', '_')
-                .toUpperCase(java.util.Locale.ROOT);
-        String fromEnv = environment.get(env);
-        return fromEnv == null || fromEnv.isBlank() ? Optional.empty() : Optional.of(fromEnv.trim());
     }
 
     /**
@@ -119,81 +108,48 @@ public final class CheckpointSettings {
      * @throws IllegalArgumentException one line naming the bad setting
      */
     public CheckpointSettings conclude(String application) {
-        jobId = value(JOB_ID).orElse(application);
+        jobId = source.text(Settings.JOB_ID).orElse(application);
         JobId.check(jobId);
-        node = value(NODE).or(() -> nonBlank(environment.get("LAZARUS_HOST"))).orElseGet(HostName::local);
+        node = source.text(Settings.CKPT_NODE).or(() -> source.environmentText("LAZARUS_HOST"))
+                .orElseGet(HostName::local);
         if (!node.matches("[A-Za-z0-9._-]{1," + MAX_NODE_NAME_BYTES + "}") || node.matches("\\.+")) {
             throw new IllegalArgumentException(NODE + "=" + node + " must be 1 to " + MAX_NODE_NAME_BYTES
                     + " of [A-Za-z0-9._-], not dots only");
         }
         // %h makes one path name a directory per node where nodes share a file system (simulated hosts).
-        l1Directory = Path.of(value(L1_DIR).orElse(DEFAULT_L1_DIR).replace(NODE_PLACEHOLDER, node)).toAbsolutePath();
-        String pfs = value(PFS_DIR).orElse("lazarus-ckpt");
+        l1Directory = Path.of(source.text(Settings.CKPT_DIR).orElse(DEFAULT_L1_DIR).replace(NODE_PLACEHOLDER, node))
+                .toAbsolutePath();
+        String pfs = source.text(Settings.CKPT_PFS_DIR).orElse("lazarus-ckpt");
         pfsDirectory = pfs.equals("off") ? null : Path.of(pfs).toAbsolutePath();
-        pfsEvery = positive(PFS_EVERY, 4, 1_000_000);
-        pfsKeep = bounded(PFS_KEEP, 2, 0, MAX_KEEP);
-        pfsDirect = flag(PFS_DIRECT, true);
-        blockSize = positive(BLOCK_SIZE, 512, 65536);
+        pfsEvery = source.integer(Settings.CKPT_PFS_EVERY, 4, 1, 1_000_000);
+        pfsKeep = source.integer(Settings.CKPT_PFS_KEEP, 2, 0, MAX_KEEP);
+        pfsDirect = source.flag(Settings.CKPT_PFS_DIRECT, true);
+        blockSize = source.integer(Settings.CKPT_BLOCK_SIZE, 512, 1, 65536);
         try {
             BlockHashes.checkBlockSize(blockSize);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(BLOCK_SIZE + "=" + blockSize
                     + " must be a power of two from 256 to 65536");
         }
-        fullEvery = positive(FULL_EVERY, 8, 1_000_000);
-        keep = positive(KEEP, 2, MAX_KEEP);
-        every = bounded(EVERY, 0, 0, Integer.MAX_VALUE);
-        l2Every = bounded(L2_EVERY, 1, 0, 1_000_000);
-        l2SetSize = bounded(L2_SET_SIZE, XorSetLayout.DEFAULT_SET_SIZE, XorSetLayout.MIN_SET_SIZE,
+        fullEvery = source.integer(Settings.CKPT_FULL_EVERY, 8, 1, 1_000_000);
+        keep = source.integer(Settings.CKPT_KEEP, 2, 1, MAX_KEEP);
+        every = source.integer(Settings.CKPT_EVERY, 0, 0, Integer.MAX_VALUE);
+        l2Every = source.integer(Settings.CKPT_L2_EVERY, 1, 0, 1_000_000);
+        l2SetSize = source.integer(Settings.CKPT_L2_SET_SIZE, XorSetLayout.DEFAULT_SET_SIZE, XorSetLayout.MIN_SET_SIZE,
                 XorSetLayout.MAX_SET_SIZE);
-        String scheme = value(L2_SCHEME).orElse("xor");
+        String scheme = source.text(Settings.CKPT_L2_SCHEME).orElse("xor");
         try {
             l2Scheme = L2Scheme.parse(scheme);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(L2_SCHEME + "=" + scheme + " must be xor or partner");
         }
-        l2Secret = value(L2_SECRET).map(Path::of).map(Path::toAbsolutePath).orElse(null);
-        l2Bind = value(L2_BIND).or(() -> nonBlank(environment.get("LAZARUS_HOST_ADDR"))).orElse(null);
+        l2Secret = source.text(Settings.CKPT_L2_SECRET).map(Path::of).map(Path::toAbsolutePath).orElse(null);
+        l2Bind = source.text(Settings.CKPT_L2_BIND).or(() -> source.environmentText("LAZARUS_HOST_ADDR"))
+                .orElse(null);
         if (l2Bind != null && !l2Bind.matches("[0-9A-Za-z.:\\[\\]_-]{1,253}")) {
             throw new IllegalArgumentException(L2_BIND + "=" + l2Bind + " is not a host name or address");
         }
         return this;
-    }
-
-    private static Optional<String> nonBlank(String text) {
-        return text == null || text.isBlank() ? Optional.empty() : Optional.of(text.trim());
-    }
-
-    private boolean flag(String property, boolean fallback) {
-        String text = value(property).orElse(null);
-        if (text == null) {
-            return fallback;
-        }
-        return switch (text.toLowerCase(java.util.Locale.ROOT)) {
-            case "true", "yes", "on", "1" -> true;
-            case "false", "no", "off", "0" -> false;
-            default -> throw new IllegalArgumentException(property + "=" + text + " must be true or false");
-        };
-    }
-
-    private int positive(String property, int fallback, int max) {
-        return bounded(property, fallback, 1, max);
-    }
-
-    private int bounded(String property, int fallback, int min, int max) {
-        String text = value(property).orElse(null);
-        if (text == null) {
-            return fallback;
-        }
-        try {
-            int n = Integer.parseInt(text);
-            if (n >= min && n <= max) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException(property + "=" + text + " must be an integer from " + min + " to " + max);
     }
 
     public String jobId() {

@@ -1,13 +1,16 @@
 package dev.lazarus.easycrash;
 
+import dev.lazarus.store.settings.SettingSource;
+import dev.lazarus.store.settings.Settings;
+
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 
 /**
- * EasyCrash's settings, each in one place: system property, environment variable, default. Precedence: system
- * property (set by the launcher from the command line), then environment, then default. {@link #conclude} validates
+ * EasyCrash's settings, read through the one table {@link Settings} and its {@link SettingSource}: system property
+ * (set by the launcher from the command line), then environment, then default. {@link #conclude} validates
  * everything before any file is touched.
  *
  * <table>
@@ -15,7 +18,8 @@ import java.util.Properties;
  *   <tr><th>property</th><th>environment</th><th>default</th></tr>
  *   <tr><td>lazarus.nvm.dir</td><td>LAZARUS_NVM_DIR</td><td>/dev/shm/lazarus/nvm</td></tr>
  *   <tr><td>lazarus.job.id</td><td>LAZARUS_JOB_ID</td><td>the application name</td></tr>
- *   <tr><td>lazarus.nvm.heap.size</td><td>LAZARUS_HEAP_SIZE</td><td>what the application asks for</td></tr>
+ *   <tr><td>lazarus.nvm.heap.size</td><td>LAZARUS_NVM_HEAP_SIZE (LAZARUS_HEAP_SIZE, deprecated)</td><td>what the
+ *       application asks for</td></tr>
  *   <tr><td>lazarus.plan</td><td>LAZARUS_PLAN</td><td>none (persist nothing)</td></tr>
  *   <tr><td>lazarus.nvm.restart</td><td>LAZARUS_NVM_RESTART</td><td>auto (resume from NVM when possible; off =
  *       always start fresh)</td></tr>
@@ -24,16 +28,15 @@ import java.util.Properties;
  * </table>
  */
 public final class EasyCrashSettings {
-    public static final String NVM_DIR = "lazarus.nvm.dir";
-    public static final String JOB_ID = "lazarus.job.id";
-    public static final String HEAP_SIZE = "lazarus.nvm.heap.size";
-    public static final String PLAN = "lazarus.plan";
-    public static final String RESTART = "lazarus.nvm.restart";
-    public static final String EASYCRASH = "lazarus.easycrash";
-    public static final String DEFAULT_NVM_DIR = "/dev/shm/lazarus/nvm";
+    public static final String NVM_DIR = Settings.NVM_DIR.property();
+    public static final String JOB_ID = Settings.JOB_ID.property();
+    public static final String HEAP_SIZE = Settings.NVM_HEAP_SIZE.property();
+    public static final String PLAN = Settings.PLAN.property();
+    public static final String RESTART = Settings.NVM_RESTART.property();
+    public static final String EASYCRASH = Settings.EASYCRASH.property();
+    public static final String DEFAULT_NVM_DIR = Settings.DEFAULT_NVM_DIR;
 
-    private final Properties properties;
-    private final Map<String, String> environment;
+    private final SettingSource source;
     private Path nvmDirectory;
     private String jobId;
     private long heapSize;
@@ -42,31 +45,12 @@ public final class EasyCrashSettings {
     private boolean plainArrays;
 
     public EasyCrashSettings(Properties properties, Map<String, String> environment) {
-        this.properties = properties;
-        this.environment = environment;
+        this.source = new SettingSource(properties, environment);
     }
 
     /** Settings from this JVM's system properties and environment. */
     public static EasyCrashSettings fromSystem() {
         return new EasyCrashSettings(System.getProperties(), System.getenv());
-    }
-
-    private Optional<String> value(String property) {
-        String fromProperty = properties.getProperty(property);
-        if (fromProperty != null && !fromProperty.isBlank()) {
-            return Optional.of(fromProperty.trim());
-        }
-        String env = "LAZARUS_" + switch (property) {
-            case NVM_DIR -> "NVM_DIR";
-            case JOB_ID -> "JOB_ID";
-            case HEAP_SIZE -> "HEAP_SIZE";
-            case PLAN -> "PLAN";
-            case RESTART -> "NVM_RESTART";
-            case EASYCRASH -> "EASYCRASH";
-            default -> throw new IllegalStateException(property);
-        };
-        String fromEnv = environment.get(env);
-        return fromEnv == null || fromEnv.isBlank() ? Optional.empty() : Optional.of(fromEnv.trim());
     }
 
     /**
@@ -77,20 +61,16 @@ public final class EasyCrashSettings {
      * @throws IllegalArgumentException one line naming the bad setting
      */
     public EasyCrashSettings conclude(String application, long applicationHeap) {
-        nvmDirectory = Path.of(value(NVM_DIR).orElse(DEFAULT_NVM_DIR)).toAbsolutePath();
-        jobId = value(JOB_ID).orElse(application);
-        String size = value(HEAP_SIZE).orElse(null);
+        nvmDirectory = Path.of(source.text(Settings.NVM_DIR).orElse(DEFAULT_NVM_DIR)).toAbsolutePath();
+        jobId = source.text(Settings.JOB_ID).orElse(application);
+        String size = source.text(Settings.NVM_HEAP_SIZE).orElse(null);
         heapSize = size == null ? applicationHeap : parseBytes(size);
         if (heapSize < applicationHeap) {
             throw new IllegalArgumentException(HEAP_SIZE + "=" + size + " is smaller than the " + applicationHeap
                     + " bytes " + application + " needs");
         }
-        planFile = value(PLAN).map(Path::of).orElse(null);
-        String mode = value(RESTART).orElse("auto");
-        if (!mode.equals("auto") && !mode.equals("off")) {
-            throw new IllegalArgumentException(RESTART + "=" + mode + " must be auto or off");
-        }
-        restart = mode.equals("auto");
+        planFile = source.text(Settings.PLAN).map(Path::of).orElse(null);
+        restart = source.choice(Settings.NVM_RESTART, "auto", "auto", "off").equals("auto");
         plainArrays = easyCrashOff();
         if (plainArrays && planFile != null) {
             throw new IllegalArgumentException(EASYCRASH + "=off runs without a persistent heap, so it cannot follow the"
@@ -150,10 +130,6 @@ public final class EasyCrashSettings {
      * @throws IllegalArgumentException unless the setting is on or off
      */
     public boolean easyCrashOff() {
-        String easyCrash = value(EASYCRASH).orElse("on");
-        if (!easyCrash.equals("on") && !easyCrash.equals("off")) {
-            throw new IllegalArgumentException(EASYCRASH + "=" + easyCrash + " must be on or off");
-        }
-        return easyCrash.equals("off");
+        return source.choice(Settings.EASYCRASH, "on", "on", "off").equals("off");
     }
 }

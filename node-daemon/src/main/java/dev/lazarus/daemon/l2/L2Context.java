@@ -6,6 +6,8 @@ import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
+import dev.lazarus.store.settings.SettingSource;
+import dev.lazarus.store.settings.Settings;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -14,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.function.Consumer;
 
 /**
@@ -26,29 +29,32 @@ import java.util.function.Consumer;
  *   <tr><th>setting</th><th>option</th><th>environment</th><th>default</th></tr>
  *   <tr><td>job id</td><td>--job</td><td>LAZARUS_JOB_ID</td><td>(required)</td></tr>
  *   <tr><td>L1 root</td><td>--l1</td><td>LAZARUS_CKPT_DIR</td><td>/dev/shm/lazarus/ckpt</td></tr>
- *   <tr><td>secret file</td><td>--secret</td><td>LAZARUS_L2_SECRET</td><td>(required)</td></tr>
- *   <tr><td>bind address</td><td>--bind</td><td>LAZARUS_L2_BIND</td><td>(required to serve)</td></tr>
+ *   <tr><td>secret file</td><td>--secret</td><td>LAZARUS_CKPT_L2_SECRET</td><td>(required)</td></tr>
+ *   <tr><td>bind address</td><td>--bind</td><td>LAZARUS_CKPT_L2_LISTEN</td><td>(required to serve)</td></tr>
  *   <tr><td>wildcard bind allowed</td><td>--allow-wildcard</td><td></td><td>no</td></tr>
- *   <tr><td>node list</td><td>--members</td><td>LAZARUS_L2_MEMBERS</td><td>(required to encode or
+ *   <tr><td>node list</td><td>--members</td><td>LAZARUS_CKPT_L2_MEMBERS</td><td>(required to encode or
  *       rebuild)</td></tr>
- *   <tr><td>this node's index</td><td>--self</td><td>LAZARUS_L2_SELF</td><td>(required with the node list)</td></tr>
- *   <tr><td>set size</td><td>--set-size</td><td>LAZARUS_L2_SET_SIZE</td><td>8</td></tr>
+ *   <tr><td>this node's index</td><td>--self</td><td>LAZARUS_CKPT_L2_SELF</td><td>(required with the node
+ *       list)</td></tr>
+ *   <tr><td>set size</td><td>--set-size</td><td>LAZARUS_CKPT_L2_SET_SIZE</td><td>8</td></tr>
  *   <tr><td>scheme (what encode writes; a rebuild follows the survivors' manifests)</td><td>--scheme</td>
- *       <td>LAZARUS_L2_SCHEME</td><td>xor</td></tr>
+ *       <td>LAZARUS_CKPT_L2_SCHEME</td><td>xor</td></tr>
  *   <tr><td>connect timeout</td><td>--connect-timeout-ms</td><td></td><td>5000</td></tr>
  *   <tr><td>I/O timeout</td><td>--io-timeout-ms</td><td></td><td>30000</td></tr>
  * </table>
+ * The environment names follow the one rule of {@link Settings}; the older {@code LAZARUS_L2_*} names are still read,
+ * with a deprecation line, for one release.
  */
 public final class L2Context {
-    public static final String ENV_JOB = "LAZARUS_JOB_ID";
-    public static final String ENV_L1 = "LAZARUS_CKPT_DIR";
-    public static final String ENV_SECRET = "LAZARUS_L2_SECRET";
-    public static final String ENV_BIND = "LAZARUS_L2_BIND";
-    public static final String ENV_MEMBERS = "LAZARUS_L2_MEMBERS";
-    public static final String ENV_SELF = "LAZARUS_L2_SELF";
-    public static final String ENV_SET_SIZE = "LAZARUS_L2_SET_SIZE";
-    public static final String ENV_SCHEME = "LAZARUS_L2_SCHEME";
-    public static final String DEFAULT_L1 = "/dev/shm/lazarus/ckpt";
+    public static final String ENV_JOB = Settings.JOB_ID.environment();
+    public static final String ENV_L1 = Settings.CKPT_DIR.environment();
+    public static final String ENV_SECRET = Settings.CKPT_L2_SECRET.environment();
+    public static final String ENV_BIND = Settings.CKPT_L2_LISTEN.environment();
+    public static final String ENV_MEMBERS = Settings.CKPT_L2_MEMBERS.environment();
+    public static final String ENV_SELF = Settings.CKPT_L2_SELF.environment();
+    public static final String ENV_SET_SIZE = Settings.CKPT_L2_SET_SIZE.environment();
+    public static final String ENV_SCHEME = Settings.CKPT_L2_SCHEME.environment();
+    public static final String DEFAULT_L1 = Settings.DEFAULT_L1_DIR;
     public static final int DEFAULT_CONNECT_TIMEOUT_MILLIS = 5_000;
     public static final int DEFAULT_IO_TIMEOUT_MILLIS = 30_000;
     /** Bytes one range request asks for: large enough that a request's round trip is lost in the transfer. */
@@ -165,19 +171,24 @@ public final class L2Context {
         return this;
     }
 
-    /** Fills every setting not set yet from the environment's LAZARUS_* variables. */
+    /**
+     * Fills every setting not set yet from the environment's LAZARUS_* variables (names by the rule of
+     * {@link Settings}; the older {@code LAZARUS_L2_*} names with a deprecation line).
+     */
     public L2Context environment(Map<String, String> env) {
-        job = job != null ? job : blankToNull(env.get(ENV_JOB));
-        l1Root = l1Root != null ? l1Root : pathOrNull(env.get(ENV_L1));
-        secretFile = secretFile != null ? secretFile : pathOrNull(env.get(ENV_SECRET));
-        bind = bind != null ? bind : blankToNull(env.get(ENV_BIND));
-        if (members == null && blankToNull(env.get(ENV_MEMBERS)) != null) {
-            members = List.of(env.get(ENV_MEMBERS).trim().split(","));
+        SettingSource source = new SettingSource(new Properties(), env);
+        job = job != null ? job : source.text(Settings.JOB_ID).orElse(null);
+        l1Root = l1Root != null ? l1Root : source.text(Settings.CKPT_DIR).map(Path::of).orElse(null);
+        secretFile = secretFile != null ? secretFile : source.text(Settings.CKPT_L2_SECRET).map(Path::of).orElse(null);
+        bind = bind != null ? bind : source.text(Settings.CKPT_L2_LISTEN).orElse(null);
+        if (members == null) {
+            members = source.text(Settings.CKPT_L2_MEMBERS).map(list -> List.of(list.split(","))).orElse(null);
         }
-        self = self != null ? self : integerOrNull(ENV_SELF, env.get(ENV_SELF));
-        setSize = setSize != null ? setSize : integerOrNull(ENV_SET_SIZE, env.get(ENV_SET_SIZE));
-        if (scheme == null && blankToNull(env.get(ENV_SCHEME)) != null) {
-            scheme = L2Scheme.parse(env.get(ENV_SCHEME));
+        self = self != null ? self : source.text(Settings.CKPT_L2_SELF).map(v -> integer(ENV_SELF, v)).orElse(null);
+        setSize = setSize != null ? setSize
+                : source.text(Settings.CKPT_L2_SET_SIZE).map(v -> integer(ENV_SET_SIZE, v)).orElse(null);
+        if (scheme == null) {
+            scheme = source.text(Settings.CKPT_L2_SCHEME).map(L2Scheme::parse).orElse(null);
         }
         return this;
     }
@@ -319,20 +330,7 @@ public final class L2Context {
         }
     }
 
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value.trim();
-    }
-
-    private static Path pathOrNull(String value) {
-        String text = blankToNull(value);
-        return text == null ? null : Path.of(text);
-    }
-
-    private static Integer integerOrNull(String name, String value) {
-        String text = blankToNull(value);
-        if (text == null) {
-            return null;
-        }
+    private static Integer integer(String name, String text) {
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
