@@ -11,6 +11,7 @@ import dev.lazarus.store.DirectoryCheck;
 import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
+import dev.lazarus.store.settings.Settings;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -207,18 +208,19 @@ final class RunCommand implements Callable<Integer> {
     private List<String> withEasyCrashSettings(List<String> options) {
         List<String> all = new ArrayList<>(options);
         if (jobId != null) {
-            all.add("-Dlazarus.job.id=" + JobId.check(jobId));
+            all.add("-D" + Settings.JOB_ID.property() + "=" + JobId.check(jobId));
         }
         if (nvmDirectory != null) {
-            all.add("-Dlazarus.nvm.dir=" + DirectoryCheck.creatable("--nvm-dir", nvmDirectory).toAbsolutePath());
+            all.add("-D" + Settings.NVM_DIR.property() + "="
+                    + DirectoryCheck.creatable("--nvm-dir", nvmDirectory).toAbsolutePath());
         }
         if (plan != null) {
             // The ranks read it with the same parser; a bad plan is an error before the job starts.
             PersistencePlan.read(plan);
-            all.add("-Dlazarus.plan=" + plan.toAbsolutePath());
+            all.add("-D" + Settings.PLAN.property() + "=" + plan.toAbsolutePath());
         }
         if (noNvmRestart) {
-            all.add("-Dlazarus.nvm.restart=off");
+            all.add("-D" + Settings.NVM_RESTART.property() + "=off");
         }
         if (plainArrays) {
             if (plan != null || checkpointEvery != null && checkpointEvery > 0) {
