@@ -282,12 +282,8 @@ public final class Checkpoints implements AutoCloseable {
         if (!l2.enabled()) {
             return false;
         }
-        boolean[] nodeFailed = l2.nodesThatFailed(failed);
-        boolean anyFailed = false;
-        for (boolean nodeLost : nodeFailed) {
-            anyFailed |= nodeLost;
-        }
-        if (!anyFailed) {
+        List<Boolean> nodeFailed = l2.nodesThatFailed(failed);
+        if (!nodeFailed.contains(true)) {
             return false;
         }
         String failure = l2.rebuildIfLost(version, nodeFailed, POLICY);

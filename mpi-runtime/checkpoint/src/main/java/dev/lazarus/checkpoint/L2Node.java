@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -143,12 +144,14 @@ final class L2Node implements AutoCloseable {
      * @param failed whether this rank could not restore the version from L1
      * @return per node, whether one of its ranks failed
      */
-    boolean[] nodesThatFailed(boolean failed) {
+    List<Boolean> nodesThatFailed(boolean failed) {
         int[] flags = new int[comm.size()];
         comm.allgather(new int[] {failed ? 1 : 0}, 0, 1, flags, 0, ElementType.INT);
-        boolean[] nodeFailed = new boolean[nodes.nodes()];
+        List<Boolean> nodeFailed = new ArrayList<>(Collections.nCopies(nodes.nodes(), false));
         for (int rank = 0; rank < flags.length; rank++) {
-            nodeFailed[nodes.node(rank)] |= flags[rank] != 0;
+            if (flags[rank] != 0) {
+                nodeFailed.set(nodes.node(rank), true);
+            }
         }
         return nodeFailed;
     }
@@ -165,16 +168,12 @@ final class L2Node implements AutoCloseable {
      * @param policy     which lost nodes their set can rebuild
      * @return null if nothing was to be done here or the rebuild succeeded, else why it failed
      */
-    String rebuildIfLost(long version, boolean[] nodeFailed, RecoveryPolicy policy) {
+    String rebuildIfLost(long version, List<Boolean> nodeFailed, RecoveryPolicy policy) {
         int node = nodes.node(comm.rank());
-        if (daemon == null || !nodeFailed[node]) {
+        if (daemon == null || !nodeFailed.get(node)) {
             return null;
         }
-        List<Boolean> failed = new ArrayList<>(nodeFailed.length);
-        for (boolean lost : nodeFailed) {
-            failed.add(lost);
-        }
-        String unrecoverable = policy.whyNotRebuildable(new L2Loss(version, node, nodes.names(), failed,
+        String unrecoverable = policy.whyNotRebuildable(new L2Loss(version, node, nodes.names(), nodeFailed,
                 set.scheme(), set.setId(), set.member(), set.size()));
         if (unrecoverable != null) {
             return unrecoverable;
