@@ -3,12 +3,10 @@ package dev.lazarus.npb;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.mpi.MpiApplication;
+import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.local.SingleRankComm;
+import dev.lazarus.npb.testing.Applications;
 import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -22,17 +20,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class CrashTestableKernelsTest {
 
-    private static Map<String, MpiApplication> registered() {
-        Map<String, MpiApplication> apps = new TreeMap<>();
-        ServiceLoader.load(MpiApplication.class).forEach(app -> apps.put(app.name(), app));
-        return apps;
-    }
-
     @Test
     void everyRegisteredApplicationPreparesForACampaignAtClassS() {
-        Map<String, MpiApplication> apps = registered();
-        assertEquals(java.util.Set.of("npb.CG", "npb.EP", "npb.FT", "npb.IS", "npb.MG", "solver.HEAT"), apps.keySet());
-        for (MpiApplication app : apps.values()) {
+        assertEquals(java.util.List.of("npb.CG", "npb.EP", "npb.FT", "npb.IS", "npb.MG", "solver.HEAT"),
+                Applications.names());
+        for (String name : Applications.names()) {
+            MpiApplication app = new ApplicationCatalog(getClass().getClassLoader()).resolve(name);
             RecomputableApplication crashTestable = assertInstanceOf(RecomputableApplication.class, app, app.name());
             Recomputable prepared = crashTestable.prepare(new SingleRankComm(), new String[] {"--class", "S",
                     "--quiet"});
@@ -48,11 +41,11 @@ class CrashTestableKernelsTest {
     @Test
     void kernelsVerifiedPerIterationAreNeverRunPastTheirLastIteration() {
         for (String name : new String[] {"npb.FT", "npb.IS"}) {
-            Recomputable prepared = ((RecomputableApplication) registered().get(name))
+            Recomputable prepared = Applications.instance(name)
                     .prepare(new SingleRankComm(), new String[] {"--class", "S", "--quiet"});
             assertEquals(prepared.iterations(), prepared.maxIterations(), name);
         }
-        Recomputable cg = ((RecomputableApplication) registered().get("npb.CG"))
+        Recomputable cg = Applications.instance("npb.CG")
                 .prepare(new SingleRankComm(), new String[] {"--class", "S", "--quiet"});
         assertEquals(2 * cg.iterations(), cg.maxIterations());
     }

@@ -10,10 +10,9 @@ import dev.lazarus.easycrash.DataObject;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.Recomputable;
-import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
-import dev.lazarus.mpi.MpiApplication;
+import dev.lazarus.npb.testing.Applications;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.verification.Verdict;
@@ -26,8 +25,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.ServiceLoader;
-import java.util.TreeSet;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -51,18 +48,7 @@ class PlainArraysTest {
     private final PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
 
     static Stream<String> applications() {
-        TreeSet<String> names = new TreeSet<>();
-        ServiceLoader.load(MpiApplication.class).forEach(app -> names.add(app.name()));
-        return names.stream();
-    }
-
-    private static RecomputableApplication instance(String name) throws Exception {
-        for (MpiApplication app : ServiceLoader.load(MpiApplication.class)) {
-            if (app.name().equals(name)) {
-                return (RecomputableApplication) app.getClass().getDeclaredConstructor().newInstance();
-            }
-        }
-        throw new IllegalArgumentException(name);
+        return Applications.names().stream();
     }
 
     private EasyCrashSettings settings(boolean plain) {
@@ -78,7 +64,7 @@ class PlainArraysTest {
     private List<Outcome> run(String app, boolean plain, CheckpointSettings checkpoints,
                               ConcurrentLinkedQueue<Boolean> persistent) throws Exception {
         return ThreadComm.run(2, comm -> {
-            Recomputable prepared = instance(app).prepare(comm, CLASS_S);
+            Recomputable prepared = Applications.instance(app).prepare(comm, CLASS_S);
             Recomputable observed = new DelegatingRecomputable(prepared) {
                 @Override
                 public void attach(EasyCrash easyCrash) {
@@ -118,7 +104,7 @@ class PlainArraysTest {
     @ValueSource(booleans = {false, true})
     void theVerificationIsTimedApartFromTheMainLoop(boolean plain) throws Exception {
         List<Outcome> outcomes = ThreadComm.run(2, comm -> {
-            Recomputable prepared = instance("solver.HEAT").prepare(comm, CLASS_S);
+            Recomputable prepared = Applications.instance("solver.HEAT").prepare(comm, CLASS_S);
             Recomputable slowVerification = new DelegatingRecomputable(prepared) {
                 @Override
                 public void iterate(int iteration, EasyCrash easyCrash) {

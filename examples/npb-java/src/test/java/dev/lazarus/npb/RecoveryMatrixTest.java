@@ -9,10 +9,9 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.Recomputable;
-import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
-import dev.lazarus.mpi.MpiApplication;
+import dev.lazarus.npb.testing.Applications;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.catalog.Catalog;
@@ -29,8 +28,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.ServiceLoader;
-import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -63,14 +60,8 @@ class RecoveryMatrixTest {
     }
 
     static Stream<Arguments> cells() {
-        return registered().keySet().stream()
+        return Applications.names().stream()
                 .flatMap(app -> Stream.of(RecoveryPath.values()).map(path -> Arguments.of(app, path)));
-    }
-
-    private static Map<String, MpiApplication> registered() {
-        Map<String, MpiApplication> apps = new TreeMap<>();
-        ServiceLoader.load(MpiApplication.class).forEach(app -> apps.put(app.name(), app));
-        return apps;
     }
 
     /** What one launch does besides running the application. */
@@ -162,17 +153,14 @@ class RecoveryMatrixTest {
     private List<Outcome> launch(String app, String job, int every, boolean nvmRestart, Script script)
             throws Exception {
         return ThreadComm.run(2, comm -> {
-            RecomputableApplication instance = (RecomputableApplication) registered().get(app).getClass()
-                    .getDeclaredConstructor().newInstance();
-            Recomputable prepared = instance.prepare(comm, CLASS_S);
+            Recomputable prepared = Applications.instance(app).prepare(comm, CLASS_S);
             return RecomputingRun.run(comm, new Scripted(prepared, script), nvm(job, nvmRestart),
                     levels(job, app, every), null, log);
         });
     }
 
     private static int iterations(String app) {
-        return ((RecomputableApplication) registered().get(app)).prepare(new dev.lazarus.mpi.local.SingleRankComm(),
-                CLASS_S).iterations();
+        return Applications.instance(app).prepare(new dev.lazarus.mpi.local.SingleRankComm(), CLASS_S).iterations();
     }
 
     @ParameterizedTest(name = "{0} {1}")

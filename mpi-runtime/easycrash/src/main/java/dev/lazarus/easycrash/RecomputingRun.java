@@ -40,6 +40,23 @@ public final class RecomputingRun {
     private RecomputingRun() {
     }
 
+    /**
+     * Runs a whole application as a launch does (collective): {@link RecomputableApplication#prepare prepare},
+     * {@link RecomputableApplication#announce announce}, the main loop under EasyCrash with the checkpoint settings of
+     * this JVM (messages of the run on standard error), and {@link RecomputableApplication#report report}.
+     *
+     * @param settings where the persistent heap lives and whether EasyCrash is on
+     */
+    public static Outcome runApplication(Comm comm, RecomputableApplication application, String[] args,
+                                         EasyCrashSettings settings) throws IOException {
+        long start = System.nanoTime();
+        Recomputable app = application.prepare(comm, args);
+        application.announce();
+        Outcome outcome = run(comm, app, settings, null, System.err);
+        application.report(outcome, (System.nanoTime() - start) * 1e-9);
+        return outcome;
+    }
+
     /** Runs {@code app} on this rank (collective), with the checkpoint settings of this JVM. */
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings, AccessTracer tracer,
                               PrintStream log) throws IOException {

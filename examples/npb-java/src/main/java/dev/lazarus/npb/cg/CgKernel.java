@@ -2,7 +2,6 @@ package dev.lazarus.npb.cg;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
-import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.IntArray;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
@@ -17,7 +16,6 @@ import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 import dev.lazarus.verification.checks.ReferenceValues;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -66,6 +64,8 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
     private Comm comm;
     private ProblemClass problemClass;
     private CgParameters params;
+    private boolean quiet;
+    /** Whether rank 0 prints progress lines: in a run ({@link #announce}), not in a campaign. */
     private boolean progress;
     private PrintStream out = System.out;
 
@@ -87,7 +87,6 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
     private DoubleArray r;
     /** This rank's rows of the matrix as generated, copied into the heap objects by {@link #initialize}. */
     private CgMatrix matrix;
-    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
     private double rnorm;
     private double zeta;
     private final double[] normTemp = new double[2];
@@ -106,38 +105,33 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
         return NAME;
     }
 
-    /**
-     * Runs CG on this rank.
-     *
-     * @return 0 if zeta verifies against NPB's reference value, 1 otherwise (the same on every rank)
-     */
     @Override
     public Recomputable prepare(Comm world, String[] args) {
         KernelOptions options = KernelOptions.parse(NAME, args);
         this.comm = world;
         this.problemClass = options.problemClass();
         this.params = CgParameters.of(problemClass);
-        this.progress = !options.quiet() && comm.rank() == 0;
+        this.quiet = options.quiet();
         partition();
         return this;
     }
 
     @Override
-    public int run(Comm world, String[] args) throws IOException {
-        long initStart = System.nanoTime();
-        prepare(world, args);
+    public void announce() {
+        progress = !quiet && comm.rank() == 0;
         if (progress) {
             printHeader();
         }
-        RecomputingRun.Outcome outcome = RecomputingRun.run(comm, this, settings, null, System.err);
+    }
+
+    @Override
+    public void report(RecomputingRun.Outcome outcome, double wallSeconds) {
         if (progress) {
-            out.printf(Locale.ROOT, " Total time with set-up = %15.3f seconds%n",
-                    (System.nanoTime() - initStart) * 1.0e-9);
+            out.printf(Locale.ROOT, " Total time with set-up = %15.3f seconds%n", wallSeconds);
         }
         if (comm.rank() == 0) {
             report(outcome.seconds(), outcome.verdict());
         }
-        return outcome.verdict().accepted() ? 0 : 1;
     }
 
     // ---- Recomputable ---------------------------------------------------------------------------------------------
@@ -213,11 +207,6 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
         scalar[0] = zeta;
         comm.bcast(scalar, 0, 1, ElementType.DOUBLE, 0);
         return verify(params, scalar[0]);
-    }
-
-    /** Where the persistent heap lives and what it is called (tests use their own directory). */
-    void settings(EasyCrashSettings easyCrashSettings) {
-        this.settings = easyCrashSettings;
     }
 
     /** NPB's check: {@code |zeta - zeta_verify| / zeta_verify <= 1e-10}; NaN never passes. */

@@ -2,7 +2,6 @@ package dev.lazarus.npb.ep;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
-import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
@@ -16,11 +15,9 @@ import dev.lazarus.npb.common.NpbReport;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.UnaryOperator;
 
 import static dev.lazarus.easycrash.Recomputable.pageAligned;
 
@@ -123,8 +120,7 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
     private int batchCount;
     /** Main-loop iterations on every rank: the largest batch count. */
     private int iterations;
-    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
-    private RecomputingRun.Outcome outcome;
+    private boolean quiet;
 
     /** Creates a kernel; {@link #run} sets it up for the chosen class. */
     public EpKernel() {
@@ -135,41 +131,36 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
         return NAME;
     }
 
-    @Override
-    public int run(Comm world, String[] args) throws IOException {
-        return run(world, args, UnaryOperator.identity());
-    }
-
     /** Parses the arguments and sets up this rank's share of the batches (everything before the persistent heap). */
     @Override
     public Recomputable prepare(Comm world, String[] args) {
-        setup(KernelOptions.parse(name(), args).problemClass());
-        partition(world);
-        return this;
-    }
-
-    /** Runs EP with the main loop under EasyCrash; {@code wrap} lets tests interpose on it. */
-    int run(Comm world, String[] args, UnaryOperator<Recomputable> wrap) throws IOException {
         KernelOptions options = KernelOptions.parse(name(), args);
         setup(options.problemClass());
         partition(world);
-        boolean root = comm.rank() == 0;
-        if (root && !options.quiet()) {
+        this.quiet = options.quiet();
+        return this;
+    }
+
+    @Override
+    public void announce() {
+        if (comm.rank() == 0 && !quiet) {
             printHeader(System.out, comm.size());
         }
-        outcome = RecomputingRun.run(comm, wrap.apply(this), settings, null, System.err);
+    }
+
+    @Override
+    public void report(RecomputingRun.Outcome outcome, double wallSeconds) {
+        if (comm.rank() != 0) {
+            return;
+        }
         // NPB's timed section ends with the all-reduce of the sums, which verify() runs.
         double seconds = outcome.seconds() + outcome.verificationSeconds();
-        Verdict verdict = outcome.verdict();
-        if (root) {
-            if (!options.quiet()) {
-                printResults(System.out, seconds);
-            }
-            double mops = Math.scalb(1.0, m + 1) / seconds / 1e6;
-            new NpbReport("EP", problemClass, Long.toString(1L << (m + 1)), 0, seconds, comm.size(), mops,
-                    "Random numbers generated", verdict, comm.backend()).print(System.out);
+        if (!quiet) {
+            printResults(System.out, seconds);
         }
-        return verdict.accepted() ? 0 : 1;
+        double mops = Math.scalb(1.0, m + 1) / seconds / 1e6;
+        new NpbReport("EP", problemClass, Long.toString(1L << (m + 1)), 0, seconds, comm.size(), mops,
+                "Random numbers generated", outcome.verdict(), comm.backend()).print(System.out);
     }
 
     /** Sets the class and the batch stride multiplier. */
@@ -203,16 +194,6 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
         firstBatch = rank < largeRanks ? rank * (np + 1) : largeRanks * (np + 1) + (rank - largeRanks) * np;
         batchCount = Math.toIntExact(rank < largeRanks ? np + 1 : np);
         iterations = Math.toIntExact(largeRanks > 0 ? np + 1 : np);
-    }
-
-    /** Where the persistent heap lives and what it is called (tests use their own directory). */
-    void settings(EasyCrashSettings easyCrashSettings) {
-        this.settings = easyCrashSettings;
-    }
-
-    /** How the last {@link #run} ended (tests). */
-    RecomputingRun.Outcome outcome() {
-        return outcome;
     }
 
     /** NPB's M for a class: {@code 2^(M+1)} random numbers in total. */

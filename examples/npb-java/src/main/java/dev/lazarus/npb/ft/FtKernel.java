@@ -2,7 +2,6 @@ package dev.lazarus.npb.ft;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
-import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
@@ -16,7 +15,6 @@ import dev.lazarus.npb.common.NpbReport;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -83,7 +81,8 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
     private int me;
     private int np;
     private boolean quiet;
-    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
+    /** Whether rank 0 prints progress lines: in a run ({@link #announce}), not in a campaign. */
+    private boolean progress;
 
     private DoubleArray u0;
     private DoubleArray u1;
@@ -95,42 +94,12 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
     private final double[] globalSum = new double[2];
     /** Slowest rank's seconds of NPB's timed set-up and forward FFT in this start (0 on a restart). */
     private double prologueSeconds;
-    /** How the last {@link #run} went under EasyCrash (for tests). */
-    private RecomputingRun.Outcome outcome;
     /** The checksums the last verification saw (for tests). */
     private double[] verifiedSums;
 
     @Override
     public String name() {
         return NAME;
-    }
-
-    /**
-     * Runs FT with {@code [--class S|W|A|B] [--quiet]}.
-     *
-     * @return 0 iff every iteration's checksum verifies
-     * @throws IllegalArgumentException for bad arguments or an unsupported rank count
-     */
-    @Override
-    public int run(Comm world, String[] args) throws IOException {
-        prepare(world, args);
-        if (me == 0) {
-            printHeader(System.out);
-        }
-        outcome = RecomputingRun.run(comm, this, settings, null, System.err);
-        // NPB's timed section is the set-up and forward FFT plus the loop; the set-up ran in this attempt only if it
-        // started fresh (a restart resumes with u0 from NVM).
-        double seconds = outcome.seconds() + prologueSeconds;
-        if (me == 0) {
-            if (outcome.resumed()) {
-                int first = outcome.firstIteration();
-                System.out.printf(Locale.ROOT, " Resumed from NVM at iteration %d: the time covers iterations %d to"
-                        + " %d%n", first, first, problem.niter());
-            }
-            new NpbReport("FT", problemClass, problem.sizeText(), problem.niter(), seconds, np,
-                    problem.mops(seconds), "floating point", outcome.verdict(), comm.backend()).print(System.out);
-        }
-        return outcome.verdict().accepted() ? 0 : 1;
     }
 
     /** Parses the arguments and sets up the decomposition (everything before the persistent heap is attached). */
@@ -150,14 +119,29 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
         return this;
     }
 
-    /** Where the persistent heap lives and what it is called (tests use their own directory). */
-    void settings(EasyCrashSettings easyCrashSettings) {
-        this.settings = easyCrashSettings;
+    @Override
+    public void announce() {
+        progress = me == 0 && !quiet;
+        if (me == 0) {
+            printHeader(System.out);
+        }
     }
 
-    /** How the last {@link #run} went: fresh or resumed, from which iteration, rolled back or not. */
-    RecomputingRun.Outcome outcome() {
-        return outcome;
+    @Override
+    public void report(RecomputingRun.Outcome outcome, double wallSeconds) {
+        if (me != 0) {
+            return;
+        }
+        // NPB's timed section is the set-up and forward FFT plus the loop; the set-up ran in this attempt only if it
+        // started fresh (a restart resumes with u0 from NVM).
+        double seconds = outcome.seconds() + prologueSeconds;
+        if (outcome.resumed()) {
+            int first = outcome.firstIteration();
+            System.out.printf(Locale.ROOT, " Resumed from NVM at iteration %d: the time covers iterations %d to"
+                    + " %d%n", first, first, problem.niter());
+        }
+        new NpbReport("FT", problemClass, problem.sizeText(), problem.niter(), seconds, np,
+                problem.mops(seconds), "floating point", outcome.verdict(), comm.backend()).print(System.out);
     }
 
     /** The interleaved checksums (entry 0 unused) that the last verification checked. */
@@ -320,7 +304,7 @@ public final class FtKernel implements RecomputableApplication, Recomputable {
         comm.allreduce(localSum, 0, globalSum, 0, 2, ReduceOp.SUM);
         sums.set(2 * iter, globalSum[0]);
         sums.set(2 * iter + 1, globalSum[1]);
-        if (me == 0 && !quiet && iter > 0) {
+        if (progress && iter > 0) {
             System.out.printf(Locale.ROOT, " T =%5d     Checksum =%22.12E%22.12E%n", iter, globalSum[0], globalSum[1]);
         }
     }

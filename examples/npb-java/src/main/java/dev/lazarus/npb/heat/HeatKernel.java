@@ -2,7 +2,6 @@ package dev.lazarus.npb.heat;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
-import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
@@ -15,7 +14,6 @@ import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 import dev.lazarus.verification.checks.ResidualThreshold;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -57,8 +55,9 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
     private int firstRow;
     private int rows;
     private boolean quiet;
+    /** Whether rank 0 prints progress lines: in a run ({@link #announce}), not in a campaign. */
+    private boolean progress;
     private PrintStream out = System.out;
-    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
 
     // ---- named data objects: local rows 1..rows of u, plus ghost rows 0 and rows+1, each n+2 wide -------------
     private DoubleArray u;
@@ -86,15 +85,17 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
     }
 
     @Override
-    public int run(Comm world, String[] args) throws IOException {
-        prepare(world, args);
-        RecomputingRun.Outcome outcome = RecomputingRun.run(comm, this, settings, null, System.err);
+    public void announce() {
+        progress = !quiet && comm.rank() == 0;
+    }
+
+    @Override
+    public void report(RecomputingRun.Outcome outcome, double wallSeconds) {
         if (comm.rank() == 0) {
             double flops = 12.0 * n * n * iterations;
             new NpbReport("HEAT", problemClass, n + "x" + n, iterations, outcome.seconds(), comm.size(),
                     flops * 1e-6 / outcome.seconds(), "floating point", outcome.verdict(), comm.backend()).print(out);
         }
-        return outcome.verdict().accepted() ? 0 : 1;
     }
 
     @Override
@@ -173,7 +174,7 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
         exchangeGhostRows();
         sweep(1);
         easyCrash.endRegion(1, iteration);
-        if (!quiet && comm.rank() == 0 && iteration % Math.max(1, iterations / 10) == 0) {
+        if (progress && iteration % Math.max(1, iterations / 10) == 0) {
             out.printf(Locale.ROOT, "   iteration %6d%n", iteration);
         }
     }
@@ -250,11 +251,6 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
             largest = Math.max(largest, Math.abs(u.get(row * width() + j)));
         }
         return largest;
-    }
-
-    /** Where the persistent heap lives (tests use their own directory). */
-    void settings(EasyCrashSettings easyCrashSettings) {
-        this.settings = easyCrashSettings;
     }
 
     /** Sends the report elsewhere (tests). */

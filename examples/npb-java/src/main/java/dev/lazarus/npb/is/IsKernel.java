@@ -1,7 +1,6 @@
 package dev.lazarus.npb.is;
 
 import dev.lazarus.easycrash.EasyCrash;
-import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.IntArray;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
@@ -16,12 +15,11 @@ import dev.lazarus.npb.common.NpbReport;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.verification.Verdict;
 
-import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.UnaryOperator;
 
 import static dev.lazarus.easycrash.Recomputable.pageAligned;
 
@@ -143,13 +141,26 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
     private int totalLesserKeys;
     /** Keys on this rank after redistribution ({@code j} in NPB). */
     int totalLocalKeys;
+    /** The class's parameters unless these are set (tests). */
+    private final IsParameters fixedParameters;
+    private boolean quiet;
     private boolean printIterations;
-    private PrintStream log = System.out;
-    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
-    private RecomputingRun.Outcome outcome;
+    /** Where a run writes (tests redirect it). */
+    private PrintStream out = System.out;
+    /**
+     * Where this kernel writes now: nowhere until a run {@link #announce announces} itself, since crash-test campaigns
+     * run it thousands of times and a failed partial verification is in the verdict.
+     */
+    private PrintStream log = new PrintStream(OutputStream.nullOutputStream());
 
     /** Creates a kernel; {@link #run} sets it up for the chosen class. */
     public IsKernel() {
+        this(null);
+    }
+
+    /** Creates a kernel that runs with {@code parameters} whatever the class argument says (tests). */
+    IsKernel(IsParameters parameters) {
+        this.fixedParameters = parameters;
     }
 
     @Override
@@ -157,47 +168,38 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         return NAME;
     }
 
-    @Override
-    public int run(Comm world, String[] args) throws IOException {
-        KernelOptions options = KernelOptions.parse(name(), args);
-        return execute(world, IsParameters.of(options.problemClass()), options.quiet(), UnaryOperator.identity())
-                .accepted() ? 0 : 1;
-    }
-
     /** Parses the arguments and sets up the keys' distribution (everything before the persistent heap). */
     @Override
     public Recomputable prepare(Comm world, String[] args) {
-        setup(world, IsParameters.of(KernelOptions.parse(name(), args).problemClass()));
-        // Crash-test campaigns run this thousands of times; a failed partial verification is in the verdict.
-        log = new PrintStream(java.io.OutputStream.nullOutputStream());
+        KernelOptions options = KernelOptions.parse(name(), args);
+        setup(world, fixedParameters != null ? fixedParameters : IsParameters.of(options.problemClass()));
+        this.quiet = options.quiet();
         return this;
     }
 
-    /**
-     * Sets up, runs the main loop under EasyCrash ({@code wrap} lets tests interpose on it) and both verifications;
-     * rank 0 prints the report.
-     */
-    Verdict execute(Comm world, IsParameters parameters, boolean quiet, UnaryOperator<Recomputable> wrap)
-            throws IOException {
-        setup(world, parameters);
-        boolean root = myRank == 0;
-        boolean progress = root && !quiet;
+    /** A run, not a campaign: the report, failed partial verifications and progress lines are written. */
+    @Override
+    public void announce() {
+        log = out;
+        boolean progress = myRank == 0 && !quiet;
         if (progress) {
             printHeader();
         }
         printIterations = progress && params.problemClass() != ProblemClass.S;
-        outcome = RecomputingRun.run(comm, wrap.apply(this), settings, null, System.err);
-        Verdict verdict = outcome.verdict();
-        if (root) {
-            // As NPB's, the time covers the ranking iterations and not the full verification.
-            double seconds = outcome.seconds();
-            double mops = (double) MAX_ITERATIONS * params.totalKeys() / seconds / 1e6;
-            new NpbReport("IS", params.problemClass(), Integer.toString(params.totalKeys()), MAX_ITERATIONS,
-                    seconds, commSize, mops, "keys ranked", verdict, comm.backend()).print(log);
-            log.printf(Locale.ROOT, " Full verification took %.2f s (not timed, as in NPB)%n",
-                    outcome.verificationSeconds());
+    }
+
+    @Override
+    public void report(RecomputingRun.Outcome outcome, double wallSeconds) {
+        if (myRank != 0) {
+            return;
         }
-        return verdict;
+        // As NPB's, the time covers the ranking iterations and not the full verification.
+        double seconds = outcome.seconds();
+        double mops = (double) MAX_ITERATIONS * params.totalKeys() / seconds / 1e6;
+        new NpbReport("IS", params.problemClass(), Integer.toString(params.totalKeys()), MAX_ITERATIONS,
+                seconds, commSize, mops, "keys ranked", outcome.verdict(), comm.backend()).print(log);
+        log.printf(Locale.ROOT, " Full verification took %.2f s (not timed, as in NPB)%n",
+                outcome.verificationSeconds());
     }
 
     /**
@@ -245,19 +247,9 @@ public final class IsKernel implements RecomputableApplication, Recomputable {
         return ranks < parameters.totalKeys() / parameters.maxKey();
     }
 
-    /** Redirects the report and per-iteration messages (tests). */
-    void log(PrintStream out) {
-        this.log = out;
-    }
-
-    /** Where the persistent heap lives and what it is called (tests use their own directory). */
-    void settings(EasyCrashSettings easyCrashSettings) {
-        this.settings = easyCrashSettings;
-    }
-
-    /** How the last {@link #execute} ended (tests). */
-    RecomputingRun.Outcome outcome() {
-        return outcome;
+    /** Redirects the report and per-iteration messages of a run (tests). */
+    void log(PrintStream stream) {
+        this.out = stream;
     }
 
     // ---- Recomputable ---------------------------------------------------------------------------------------------

@@ -2,7 +2,6 @@ package dev.lazarus.npb.mg;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
-import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
@@ -14,7 +13,6 @@ import dev.lazarus.npb.common.KernelOptions;
 import dev.lazarus.npb.common.NpbReport;
 import dev.lazarus.verification.Verdict;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -79,7 +77,8 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     private boolean quiet;
     private int lt;
     private int lb;
-    private EasyCrashSettings settings = EasyCrashSettings.fromSystem();
+    /** Whether rank 0 prints progress lines: in a run ({@link #announce}), not in a campaign. */
+    private boolean progress;
 
     /** Element offset of level k's local array in {@link #r} (k = lb..lt); see {@link #uOff} for u's levels. */
     private int[] ir;
@@ -114,8 +113,6 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     private final double[] reduced = new double[2];
     private double rnm2;
     private double rnmu;
-    /** How the last {@link #run} went under EasyCrash (for tests). */
-    private RecomputingRun.Outcome outcome;
 
     /** Creates the kernel; the work happens in {@link #run}. */
     public MgKernel() {
@@ -124,25 +121,6 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
     @Override
     public String name() {
         return NAME;
-    }
-
-    /**
-     * Runs NPB MG on this rank: {@code [--class S|W|A|B] [--quiet]}.
-     *
-     * @return 0 iff the verification succeeded (the same status on every rank)
-     * @throws IllegalArgumentException for bad arguments or an unsupported number of ranks
-     */
-    @Override
-    public int run(Comm comm, String[] args) throws IOException {
-        prepare(comm, args);
-        header();
-        outcome = RecomputingRun.run(comm, this, settings, null, System.err);
-        // NPB's timed section ends with the final resid and norm2u3, which verify() runs.
-        double seconds = outcome.seconds() + outcome.verificationSeconds();
-        if (comm.rank() == 0) {
-            report(seconds, outcome.verdict());
-        }
-        return outcome.verdict().accepted() ? 0 : 1;
     }
 
     /** Parses the arguments and lays out the levels (everything before the persistent heap is attached). */
@@ -158,16 +136,6 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         this.lb = grid.lb;
         setup();
         return this;
-    }
-
-    /** Where the persistent heap lives and what it is called (tests use their own directory). */
-    void settings(EasyCrashSettings easyCrashSettings) {
-        this.settings = easyCrashSettings;
-    }
-
-    /** How the last {@link #run} went: fresh or resumed, from which iteration, rolled back or not. */
-    RecomputingRun.Outcome outcome() {
-        return outcome;
     }
 
     /** The final L2 norm of the residual from the last {@link #run}. */
@@ -260,7 +228,7 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         }
         comm.barrier();
         double tinit = (System.nanoTime() - start) * 1.0e-9;
-        if (!quiet && comm.rank() == 0) {
+        if (progress) {
             System.out.printf(Locale.ROOT, " Initialization time: %15.3f seconds%n%n", tinit);
         }
     }
@@ -431,13 +399,15 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
 
     /** Prints NPB's "iter" line on rank 0 for the first, last and every fifth iteration. */
     private void progress(int it) {
-        if (!quiet && comm.rank() == 0 && (it == 1 || it == params.nit() || it % 5 == 0)) {
+        if (progress && (it == 1 || it == params.nit() || it % 5 == 0)) {
             System.out.printf(Locale.ROOT, "  iter %3d%n", it);
         }
     }
 
-    private void header() {
-        if (quiet || comm.rank() != 0) {
+    @Override
+    public void announce() {
+        progress = !quiet && comm.rank() == 0;
+        if (!progress) {
             return;
         }
         PrintStream out = System.out;
@@ -448,7 +418,13 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         out.printf(Locale.ROOT, " Number of processes: %5d%n", comm.size());
     }
 
-    private void report(double seconds, Verdict verdict) {
+    @Override
+    public void report(RecomputingRun.Outcome outcome, double wallSeconds) {
+        if (comm.rank() != 0) {
+            return;
+        }
+        // NPB's timed section ends with the final resid and norm2u3, which verify() runs.
+        double seconds = outcome.seconds() + outcome.verificationSeconds();
         if (!quiet) {
             System.out.printf(Locale.ROOT, "%n Benchmark completed%n L2 Norm is %20.13e%n", rnm2);
         }
@@ -458,6 +434,6 @@ public final class MgKernel implements RecomputableApplication, Recomputable {
         }
         int n = params.nx();
         new NpbReport("MG", params.problemClass(), n + "x" + n + "x" + n, params.nit(), seconds, comm.size(),
-                params.mops(seconds), "floating point", verdict, comm.backend()).print(System.out);
+                params.mops(seconds), "floating point", outcome.verdict(), comm.backend()).print(System.out);
     }
 }

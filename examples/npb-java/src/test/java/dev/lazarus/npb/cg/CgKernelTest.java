@@ -1,6 +1,7 @@
 package dev.lazarus.npb.cg;
 
 import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.npb.testing.KernelRuns;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
@@ -32,10 +33,9 @@ class CgKernelTest {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         java.util.List<Integer> statuses = ThreadComm.run(ranks, comm -> {
             CgKernel kernel = new CgKernel();
-            kernel.settings(TestNvm.settings(nvm, "cg" + ranks));
             kernel.output(new PrintStream(report, true, StandardCharsets.UTF_8));
             kernels[comm.rank()] = kernel;
-            return kernel.run(comm, new String[] {"--class", "S", "--quiet"});
+            return KernelRuns.status(comm, kernel, TestNvm.settings(nvm, "cg" + ranks), "--class", "S", "--quiet");
         });
         assertEquals(java.util.Collections.nCopies(ranks, 0), statuses);
         for (CgKernel kernel : kernels) {
@@ -54,9 +54,9 @@ class CgKernelTest {
             java.util.Properties properties = new java.util.Properties();
             properties.setProperty(EasyCrashSettings.NVM_DIR, nvm.toString());
             properties.setProperty(EasyCrashSettings.EASYCRASH, "off");
-            kernel[0].settings(new EasyCrashSettings(properties, java.util.Map.of()));
             kernel[0].output(new PrintStream(report, true, StandardCharsets.UTF_8));
-            return kernel[0].run(comm, new String[] {"--class", "S", "--quiet"});
+            return KernelRuns.status(comm, kernel[0], new EasyCrashSettings(properties, java.util.Map.of()),
+                    "--class", "S", "--quiet");
         });
         assertEquals(java.util.List.of(0), statuses);
         assertEquals(S.zetaVerify(), kernel[0].zeta(), 1e-10 * S.zetaVerify());
@@ -70,9 +70,8 @@ class CgKernelTest {
         ByteArrayOutputStream buffer = new ByteArrayOutputStream();
         ThreadComm.run(1, comm -> {
             CgKernel kernel = new CgKernel();
-            kernel.settings(TestNvm.settings(nvm, "cg-progress"));
             kernel.output(new PrintStream(buffer, true, StandardCharsets.UTF_8));
-            return kernel.run(comm, new String[] {"--class", "S"});
+            return KernelRuns.status(comm, kernel, TestNvm.settings(nvm, "cg-progress"), "--class", "S");
         });
         String text = buffer.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("   iteration           ||r||                 zeta"), text);

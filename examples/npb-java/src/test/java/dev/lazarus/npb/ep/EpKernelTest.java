@@ -6,6 +6,7 @@ import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
+import dev.lazarus.npb.testing.KernelRuns;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
@@ -124,9 +125,8 @@ class EpKernelTest {
         EpKernel[] kernels = new EpKernel[2];
         List<Integer> status = ThreadComm.run(2, comm -> {
             EpKernel kernel = new EpKernel();
-            kernel.settings(TestNvm.settings(nvm, "ep2"));
             kernels[comm.rank()] = kernel;
-            return kernel.run(comm, new String[] {"--class", "S", "--quiet"});
+            return KernelRuns.status(comm, kernel, TestNvm.settings(nvm, "ep2"), "--class", "S", "--quiet");
         });
         assertEquals(List.of(0, 0), status);
         for (EpKernel kernel : kernels) {
@@ -139,9 +139,7 @@ class EpKernelTest {
     @Test
     void classSOnThreeRanksSplitsTheBatchesUnevenlyAndVerifies() throws Exception {
         List<Integer> status = ThreadComm.run(3, comm -> {
-            EpKernel kernel = new EpKernel();
-            kernel.settings(TestNvm.settings(nvm, "ep3"));
-            return kernel.run(comm, new String[] {"--class", "S", "--quiet"});
+            return KernelRuns.status(comm, new EpKernel(), TestNvm.settings(nvm, "ep3"), "--class", "S", "--quiet");
         });
         assertEquals(List.of(0, 0, 0), status);
     }
@@ -280,10 +278,7 @@ class EpKernelTest {
     }
 
     private RecomputingRun.Outcome run(Comm comm, String job, UnaryOperator<Recomputable> wrap) throws Exception {
-        EpKernel kernel = new EpKernel();
-        kernel.settings(TestNvm.settings(nvm, job));
-        kernel.run(comm, new String[] {"--class", "S", "--quiet"}, wrap);
-        return kernel.outcome();
+        return KernelRuns.outcome(comm, new EpKernel(), TestNvm.settings(nvm, job), wrap, "--class", "S", "--quiet");
     }
 
     /** Runs {@code body} on a class S kernel whose objects live in a fresh heap of job {@code job}. */

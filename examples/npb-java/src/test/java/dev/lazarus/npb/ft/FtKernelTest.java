@@ -15,6 +15,7 @@ import dev.lazarus.npb.common.NpbRandom;
 import dev.lazarus.npb.common.ProblemClass;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
 import dev.lazarus.npb.testing.TestHeap;
+import dev.lazarus.npb.testing.KernelRuns;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.verification.Verdict;
 
@@ -198,9 +199,7 @@ class FtKernelTest {
     void classSVerifiesOnOneTwoAndFourThreadRanks() throws Exception {
         for (int np : new int[] {1, 2, 4}) {
             List<Integer> status = ThreadComm.run(np, comm -> {
-                FtKernel kernel = new FtKernel();
-                kernel.settings(TestNvm.settings(nvm, "ft" + comm.size()));
-                return kernel.run(comm, CLASS_S);
+                return KernelRuns.status(comm, new FtKernel(), TestNvm.settings(nvm, "ft" + comm.size()), CLASS_S);
             });
             int[] expected = new int[np];
             assertArrayEquals(expected, status.stream().mapToInt(Integer::intValue).toArray(), "np=" + np);
@@ -216,9 +215,8 @@ class FtKernelTest {
     private List<Run> runClassS(int ranks, String job) throws Exception {
         return ThreadComm.run(ranks, comm -> {
             FtKernel kernel = new FtKernel();
-            kernel.settings(TestNvm.settings(nvm, job));
-            int status = kernel.run(comm, CLASS_S);
-            return new Run(status, kernel.verifiedSums(), kernel.outcome());
+            RecomputingRun.Outcome outcome = KernelRuns.outcome(comm, kernel, TestNvm.settings(nvm, job), CLASS_S);
+            return new Run(outcome.verdict().accepted() ? 0 : 1, kernel.verifiedSums(), outcome);
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.lazarus.npb.heat;
 
+import dev.lazarus.npb.testing.KernelRuns;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.mpi.testing.ThreadComm;
 import org.junit.jupiter.api.Test;
@@ -27,9 +28,8 @@ class HeatKernelTest {
         ByteArrayOutputStream report = new ByteArrayOutputStream();
         List<Integer> statuses = ThreadComm.run(ranks, comm -> {
             HeatKernel kernel = new HeatKernel();
-            kernel.settings(TestNvm.settings(nvm, job));
             kernel.output(new PrintStream(report, true, StandardCharsets.UTF_8));
-            return kernel.run(comm, args);
+            return KernelRuns.status(comm, kernel, TestNvm.settings(nvm, job), args);
         });
         String text = report.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains(" HEAT Benchmark Completed."), text);

@@ -4,6 +4,7 @@ import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
+import dev.lazarus.npb.testing.KernelRuns;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.mpi.Comm;
@@ -307,10 +308,9 @@ class IsKernelTest {
 
     private List<Verdict> runKernel(int ranks, IsParameters parameters) throws Exception {
         return ThreadComm.run(ranks, comm -> {
-            IsKernel kernel = new IsKernel();
-            kernel.settings(TestNvm.settings(nvm, "is" + ranks));
+            IsKernel kernel = new IsKernel(parameters);
             kernel.log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            return kernel.execute(comm, parameters, true, UnaryOperator.identity());
+            return KernelRuns.outcome(comm, kernel, TestNvm.settings(nvm, "is" + ranks), "--quiet").verdict();
         });
     }
 
@@ -333,10 +333,8 @@ class IsKernelTest {
 
     private RecomputingRun.Outcome run(Comm comm, String job, UnaryOperator<Recomputable> wrap) throws Exception {
         IsKernel kernel = new IsKernel();
-        kernel.settings(TestNvm.settings(nvm, job));
         kernel.log(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-        kernel.execute(comm, IsParameters.of(ProblemClass.S), true, wrap);
-        return kernel.outcome();
+        return KernelRuns.outcome(comm, kernel, TestNvm.settings(nvm, job), wrap, "--class", "S", "--quiet");
     }
 
     /** Stands for a crash: it leaves the main loop without the heap being released, as a killed process would. */

@@ -3,6 +3,7 @@ package dev.lazarus.npb.mg;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.npb.testing.DelegatingRecomputable;
+import dev.lazarus.npb.testing.KernelRuns;
 import dev.lazarus.npb.testing.TestNvm;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.npb.common.ProblemClass;
@@ -44,9 +45,8 @@ class MgKernelTest {
     private List<Outcome> runClassS(int ranks, String job) throws Exception {
         return ThreadComm.run(ranks, comm -> {
             MgKernel kernel = new MgKernel();
-            kernel.settings(TestNvm.settings(nvm, job));
-            int status = kernel.run(comm, CLASS_S);
-            return new Outcome(status, kernel.rnm2(), kernel.rnmu(), kernel.outcome());
+            RecomputingRun.Outcome outcome = KernelRuns.outcome(comm, kernel, TestNvm.settings(nvm, job), CLASS_S);
+            return new Outcome(outcome.verdict().accepted() ? 0 : 1, kernel.rnm2(), kernel.rnmu(), outcome);
         });
     }
 
