@@ -3,6 +3,8 @@ package dev.lazarus.coordinator.it;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.lazarus.testing.LazarusProcess;
+
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

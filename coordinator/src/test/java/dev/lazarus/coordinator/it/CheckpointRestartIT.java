@@ -3,6 +3,10 @@ package dev.lazarus.coordinator.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.testing.JobFiles;
+import dev.lazarus.testing.LazarusProcess;
+import dev.lazarus.testing.RunningJob;
+
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.lazarus.testing.LazarusProcess;
+
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -4,6 +4,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import dev.lazarus.testing.LazarusProcess;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

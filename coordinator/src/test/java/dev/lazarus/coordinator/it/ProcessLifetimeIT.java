@@ -3,6 +3,8 @@ package dev.lazarus.coordinator.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.testing.RunningJob;
+
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,8 @@ package dev.lazarus.coordinator.it;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
+import dev.lazarus.testing.LazarusProcess;
+
 import java.nio.file.Path;
 import java.time.Duration;
 

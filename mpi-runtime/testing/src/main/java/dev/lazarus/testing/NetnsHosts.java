@@ -1,6 +1,4 @@
-package dev.lazarus.coordinator.it;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
+package dev.lazarus.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,27 +19,28 @@ import java.util.concurrent.TimeUnit;
  * @param hostfile the Open MPI host file
  * @param env      what {@code netns-hosts env} exports for a job on the hosts
  */
-record NetnsHosts(String prefix, Path hostfile, Map<String, String> env) {
-    static final Duration SCRIPT_TIMEOUT = Duration.ofSeconds(90);
+public record NetnsHosts(String prefix, Path hostfile, Map<String, String> env) {
+    /** How long one call of a script may take. */
+    public static final Duration SCRIPT_TIMEOUT = Duration.ofSeconds(90);
 
     /** What a script printed, and its exit status. */
-    record Output(int status, String text) {
+    public record Output(int status, String text) {
     }
 
     /** @return whether this machine can make the hosts: root, and {@code ip netns} */
-    static boolean available() {
+    public static boolean available() {
         return isRoot() && ipNetnsAvailable();
     }
 
     /** Brings up {@code count} hosts, removing leftovers of a killed earlier run first. */
-    static NetnsHosts up(String prefix, String subnet, int count, int slots) throws Exception {
+    public static NetnsHosts up(String prefix, String subnet, int count, int slots) throws Exception {
         down(prefix);
         Output up = script("netns-hosts", "up", Integer.toString(count), "--prefix", prefix, "--subnet", subnet,
                 "--slots", Integer.toString(slots));
-        assertEquals(0, up.status(), up.text());
+        succeeded(up);
         Path hostfile = Path.of(up.text().strip().lines().toList().getLast());
         Output env = script("netns-hosts", "env", "--prefix", prefix);
-        assertEquals(0, env.status(), env.text());
+        succeeded(env);
         Map<String, String> exports = new HashMap<>();
         for (String line : env.text().lines().toList()) {
             if (line.startsWith("export ") && line.contains("=")) {
@@ -50,40 +49,43 @@ record NetnsHosts(String prefix, Path hostfile, Map<String, String> env) {
                         assignment.substring(assignment.indexOf('=') + 1));
             }
         }
-        assertEquals(subnet + ".0/24", exports.get("OMPI_MCA_oob_tcp_if_include"), env.text());
+        if (!(subnet + ".0/24").equals(exports.get("OMPI_MCA_oob_tcp_if_include"))) {
+            throw new AssertionError("netns-hosts env does not confine Open MPI to " + subnet + ".0/24:\n"
+                    + env.text());
+        }
         return new NetnsHosts(prefix, hostfile, Map.copyOf(exports));
     }
 
     /** Removes every host of the prefix and what they held. */
-    static void down(String prefix) throws Exception {
+    public static void down(String prefix) throws Exception {
         Output down = script("netns-hosts", "down", "--prefix", prefix);
-        assertEquals(0, down.status(), down.text());
+        succeeded(down);
     }
 
     /** @return the directory holding every host's ramdisk, nvm and tmp directories */
-    Path hostsDirectory() {
+    public Path hostsDirectory() {
         return hostfile.getParent();
     }
 
     /** @return the RAM disk directory of host {@code i} (1-based) */
-    Path ramdisk(int i) {
+    public Path ramdisk(int i) {
         return hostsDirectory().resolve(prefix + i).resolve("ramdisk");
     }
 
     /** Crashes host {@code i}: SIGKILLs every process in it and wipes its RAM disk. */
-    Output kill(int i) throws Exception {
+    public Output kill(int i) throws Exception {
         Output out = script("netns-hosts", "kill", prefix + i);
-        assertEquals(0, out.status(), out.text());
+        succeeded(out);
         return out;
     }
 
     /** @return the path of one of the project's scripts */
-    static Path script(String name) {
+    public static Path script(String name) {
         return LazarusProcess.home().resolve("scripts").resolve(name);
     }
 
     /** Runs one of the scripts to completion (bounded) and returns its status and combined output. */
-    static Output script(String name, String... args) throws IOException, InterruptedException {
+    public static Output script(String name, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(script(name).toString()));
         command.addAll(List.of(args));
         Path log = Files.createTempFile("lazarus-netns-", ".log");
@@ -102,8 +104,15 @@ record NetnsHosts(String prefix, Path hostfile, Map<String, String> env) {
         }
     }
 
-    static String read(Path file) throws IOException {
+    public static String read(Path file) throws IOException {
         return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+    }
+
+    /** Fails the test with the script's output unless it exited with status 0. */
+    private static void succeeded(Output output) {
+        if (output.status() != 0) {
+            throw new AssertionError("exit status " + output.status() + ":\n" + output.text());
+        }
     }
 
     private static boolean isRoot() {

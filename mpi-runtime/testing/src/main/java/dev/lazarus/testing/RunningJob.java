@@ -1,6 +1,4 @@
-package dev.lazarus.coordinator.it;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
+package dev.lazarus.testing;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -18,14 +16,14 @@ import java.util.concurrent.TimeUnit;
  * @param output  everything printed so far
  * @param reader  the thread collecting the output
  */
-record RunningJob(Process process, StringBuilder output, Thread reader) {
+public record RunningJob(Process process, StringBuilder output, Thread reader) {
 
     /**
      * Starts the job and returns once rank 0 reported its NVM decision (or the job ended).
      *
      * @param environment variables added to the job's environment
      */
-    static RunningJob start(String[] args, Map<String, String> environment) throws Exception {
+    public static RunningJob start(String[] args, Map<String, String> environment) throws Exception {
         List<String> command = new ArrayList<>(List.of(LazarusProcess.home().resolve("lazarus").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -56,8 +54,8 @@ record RunningJob(Process process, StringBuilder output, Thread reader) {
     }
 
     /** Waits for the job to end and returns everything it printed. */
-    String awaitEnd() throws Exception {
-        assertTrue(process.waitFor(240, TimeUnit.SECONDS), "the job did not end");
+    public String awaitEnd() throws Exception {
+        check(process.waitFor(240, TimeUnit.SECONDS), "the job did not end");
         reader.join(10_000);
         synchronized (output) {
             return output.toString();
@@ -70,12 +68,12 @@ record RunningJob(Process process, StringBuilder output, Thread reader) {
      *
      * @return the newest version both levels held at the kill
      */
-    static long killOnceVersionIsEverywhere(String[] args, Path l1Job, Path pfsJob, long version) throws Exception {
+    public static long killOnceVersionIsEverywhere(String[] args, Path l1Job, Path pfsJob, long version) throws Exception {
         RunningJob running = start(args, Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         long newest = -1;
         while (newest < version) {
-            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
+            check(running.process().isAlive() && System.nanoTime() < deadline,
                     "no version " + version + " on both levels: " + running.outputNow());
             newest = Math.min(JobFiles.newestComplete(l1Job), JobFiles.newestComplete(pfsJob));
             Thread.sleep(5);
@@ -85,26 +83,33 @@ record RunningJob(Process process, StringBuilder output, Thread reader) {
     }
 
     /** SIGKILLs one rank JVM, waits for the job and its ranks to end, and checks that the job failed. */
-    void killOneRank() throws Exception {
+    public void killOneRank() throws Exception {
         List<ProcessHandle> ranks = rankJvms();
-        assertTrue(!ranks.isEmpty() && ranks.getFirst().destroyForcibly(), "no rank to kill");
+        check(!ranks.isEmpty() && ranks.getFirst().destroyForcibly(), "no rank to kill");
         String text = awaitEnd();
         for (ProcessHandle rank : ranks) {
             rank.onExit().get(60, TimeUnit.SECONDS);
         }
-        assertTrue(process.exitValue() != 0, "a killed job must fail: " + text);
+        check(process.exitValue() != 0, "a killed job must fail: " + text);
     }
 
     /** @return everything printed so far */
-    String outputNow() {
+    public String outputNow() {
         synchronized (output) {
             return output.toString();
         }
     }
 
     /** @return the rank JVMs of the job running now */
-    List<ProcessHandle> rankJvms() {
+    public List<ProcessHandle> rankJvms() {
         return process.descendants().filter(RunningJob::isRankJvm).toList();
+    }
+
+    /** Fails the test with {@code message} unless {@code condition} holds. */
+    private static void check(boolean condition, String message) {
+        if (!condition) {
+            throw new AssertionError(message);
+        }
     }
 
     /**

@@ -1,4 +1,4 @@
-package dev.lazarus.coordinator.it;
+package dev.lazarus.testing;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -13,11 +13,12 @@ import java.util.concurrent.TimeUnit;
  * Runs the real {@code ./lazarus} script of this checkout as a child process, the way a user does, with building
  * switched off (the tests run inside a Maven build that has already packaged everything).
  */
-final class LazarusProcess {
+public final class LazarusProcess {
 
     /** Exit status and combined output of one run. */
-    record Result(int exitStatus, String output) {
-        long count(String text) {
+    public record Result(int exitStatus, String output) {
+        /** Lines of the output that contain {@code text}. */
+        public long count(String text) {
             return output.lines().filter(l -> l.contains(text)).count();
         }
     }
@@ -25,11 +26,13 @@ final class LazarusProcess {
     private LazarusProcess() {
     }
 
-    static Path home() {
+    /** The checkout's root: system property {@code lazarus.home}, else the parent of the working directory. */
+    public static Path home() {
         return Path.of(System.getProperty("lazarus.home", "../")).toAbsolutePath().normalize();
     }
 
-    static Result run(Duration timeout, String... args) throws IOException, InterruptedException {
+    /** Runs {@code ./lazarus args} to completion; a run longer than {@code timeout} is killed and fails the test. */
+    public static Result run(Duration timeout, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(home().resolve("lazarus").toString()));
         command.addAll(List.of(args));
         Path log = Files.createTempFile("lazarus-it-", ".log");

@@ -1,4 +1,4 @@
-package dev.lazarus.coordinator.it;
+package dev.lazarus.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,13 +7,13 @@ import java.util.Comparator;
 import java.util.stream.Stream;
 
 /** What the checkpoint tests look at in a level's job directory, and how they wipe a level. */
-final class JobFiles {
+public final class JobFiles {
 
     private JobFiles() {
     }
 
     /** @return the newest version directory holding both ranks' manifests (a two-rank job), or -1 */
-    static long newestComplete(Path jobDirectory) throws IOException {
+    public static long newestComplete(Path jobDirectory) throws IOException {
         if (!Files.isDirectory(jobDirectory)) {
             return -1;
         }
@@ -25,7 +25,7 @@ final class JobFiles {
     }
 
     /** Deletes {@code root} and everything below it, as a lost RAM disk or NVM device; a missing root is fine. */
-    static void wipe(Path root) throws IOException {
+    public static void wipe(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }
