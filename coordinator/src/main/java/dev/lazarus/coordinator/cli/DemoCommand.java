@@ -1,7 +1,11 @@
 package dev.lazarus.coordinator.cli;
 
+import dev.lazarus.coordinator.job.JobOptions;
+import dev.lazarus.coordinator.job.RestoreSources;
 import dev.lazarus.coordinator.launch.Backend;
+import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.recovery.policy.failure.RecoveryMode;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
@@ -26,6 +30,8 @@ final class DemoCommand implements Callable<Integer> {
         cli.out().println("lazarus demo: NPB CG class W on 4 ranks (" + backend + ")");
         LaunchRequest request = new LaunchRequest(4, backend, null, null, null, List.of(), List.of(), "npb.CG",
                 List.of("--class", "W"), null);
-        return RunCommand.launch(cli, request, false);
+        JobOptions job = new JobOptions(JobOptions.DEFAULT_MAX_RESTARTS, RecoveryMode.AUTO, new HangWatch(null),
+                RestoreSources.none(), null, true);
+        return RunCommand.launch(cli, request, job, false);
     }
 }

@@ -1,12 +1,17 @@
 package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
+import dev.lazarus.coordinator.job.JobCoordinator;
+import dev.lazarus.coordinator.job.JobOptions;
+import dev.lazarus.coordinator.job.RestoreSources;
 import dev.lazarus.coordinator.launch.Backend;
+import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.PersistencePlan;
+import dev.lazarus.recovery.policy.failure.RecoveryMode;
 import dev.lazarus.store.DirectoryCheck;
 import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.l2.L2Scheme;
@@ -120,6 +125,21 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
     Long timeoutSeconds;
 
+    @Option(names = "--max-restarts", paramLabel = "N",
+            description = "Relaunch after a crash or hang up to N times, choosing each time how to recover"
+                    + " (default: ${DEFAULT-VALUE}; 0: never).")
+    int maxRestarts = JobOptions.DEFAULT_MAX_RESTARTS;
+
+    @Option(names = "--recovery", paramLabel = "auto|nvm|rollback",
+            description = "How a relaunch recovers: auto (the cheapest expected path; default), nvm (NVM restart"
+                    + " whenever NVM can serve it) or rollback (never NVM: the newest checkpoint or the beginning).")
+    String recovery = "auto";
+
+    @Option(names = "--hang-timeout", paramLabel = "SECONDS",
+            description = "A rank silent this long in its main loop is hung: the job is killed and relaunched"
+                    + " (default: 10 median iterations, at least 60 s).")
+    Long hangTimeoutSeconds;
+
     @Option(names = "--dry-run", description = "Print the launch command instead of running it.")
     boolean dryRun;
 
@@ -148,12 +168,13 @@ final class RunCommand implements Callable<Integer> {
         }
         LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, options,
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
+        JobOptions job = jobOptions(settings);
         if (newSecret == null || dryRun) {
-            return launch(cli, request, dryRun);
+            return launch(cli, request, job, dryRun);
         }
         JobSecrets.create(newSecret);
         try {
-            return launch(cli, request, false);
+            return launch(cli, request, job, false);
         } finally {
             Files.deleteIfExists(newSecret);
         }
@@ -261,14 +282,32 @@ final class RunCommand implements Callable<Integer> {
         return all;
     }
 
-    /** Plans and runs (or prints) a launch; shared with {@code demo}. */
-    static int launch(LazarusCli cli, LaunchRequest request, boolean dryRun) throws Exception {
+    /** How the coordinator runs this job: restarts, recovery mode, hang timeout, and what it can restore from. */
+    private JobOptions jobOptions(CheckpointSettings settings) {
+        if (hangTimeoutSeconds != null && hangTimeoutSeconds <= 0) {
+            throw new IllegalArgumentException("--hang-timeout=" + hangTimeoutSeconds + " must be positive");
+        }
+        RestoreSources sources = settings.every() > 0
+                ? RestoreSources.of(settings.l1Directory(), settings.pfsDirectory().orElse(null), settings.jobId())
+                : RestoreSources.none();
+        Double planned = null;
+        if (plan != null) {
+            double r = PersistencePlan.read(plan).recomputability();
+            planned = Double.isNaN(r) ? null : r;
+        }
+        return new JobOptions(maxRestarts, RecoveryMode.parse(recovery),
+                new HangWatch(hangTimeoutSeconds == null ? null : Duration.ofSeconds(hangTimeoutSeconds)), sources,
+                planned, !noNvmRestart && !plainArrays);
+    }
+
+    /** Plans and runs (or prints) a launch under the coordinator; shared with {@code demo}. */
+    static int launch(LazarusCli cli, LaunchRequest request, JobOptions job, boolean dryRun) throws Exception {
         LaunchPlan plan = cli.launcher().plan(request);
         if (dryRun) {
             plan.environment().forEach((k, v) -> cli.out().println(k + "=" + v));
             cli.out().println(String.join(" ", plan.command()));
             return 0;
         }
-        return cli.launcher().run(plan);
+        return new JobCoordinator(cli.launcher()::launch, job, cli.err()).run(plan);
     }
 }

@@ -2,6 +2,9 @@ package dev.lazarus.coordinator.launch;
 
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
+import dev.lazarus.mpi.launch.HeartbeatFile;
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.mpi.launch.RankMain;
 
 import java.io.IOException;
@@ -18,6 +21,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -25,8 +29,9 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * Launches an MPI job of {@link RankMain} ranks and reports one exit status for it: the launcher's own status if it
- * failed, else the largest status the ranks recorded, else 1 if a rank recorded none (it died).
+ * Launches an MPI job of {@link RankMain} ranks, once, and says how that launch ended ({@link LaunchOutcome}) with one
+ * exit status for it: the launcher's own status if it failed, else the largest status the ranks recorded, else 1 if a
+ * rank recorded none (it died). Relaunching is the coordinator's ({@code coordinator.job}).
  *
  * <p>{@link #plan} validates everything a user can get wrong before any process starts, and throws
  * {@link IllegalArgumentException} with a one-line message for it.
@@ -34,8 +39,8 @@ import java.util.stream.Stream;
 public final class JobLauncher {
     /** Exit status when {@code --timeout} kills the job, as {@code timeout(1)} uses. */
     public static final int TIMED_OUT = 124;
-    /** What {@code runOnce} returns when a rank asked for a relaunch; never an exit status of the job. */
-    private static final int RELAUNCHED = -1;
+    /** How often a running job's heartbeats are read. */
+    public static final java.time.Duration WATCH_PERIOD = java.time.Duration.ofMillis(250);
     /** How long the job's processes may take to end by themselves once the launcher has returned. */
     private static final java.time.Duration EXIT_GRACE = java.time.Duration.ofSeconds(3);
 
@@ -101,29 +106,26 @@ public final class JobLauncher {
     }
 
     /**
-     * Runs a planned job to completion and returns its exit status. The ranks' output goes to this process's
-     * standard output and error. When a rank reports that its recovery attempt failed and was recorded
-     * ({@link RankMain#RELAUNCH}: an NVM restart that threw), the job is relaunched once, and that launch rolls back.
+     * Runs one launch with no directive and the derived hang timeout, and returns its exit status: the job as one
+     * launch, without the coordinator's relaunches.
      */
     public int run(LaunchPlan plan) throws IOException, InterruptedException {
-        int status = runOnce(plan);
-        if (status == RELAUNCHED) {
-            err.println("lazarus: relaunching the job once: its NVM restart failed and was recorded, so this launch"
-                    + " rolls back");
-            status = runOnce(plan);
-            if (status == RELAUNCHED) {
-                err.println("lazarus: the relaunch failed its recovery attempt too; giving up");
-                status = RankMain.RELAUNCH;
-            }
-        }
-        return status;
+        return launch(plan, LaunchDirective.none(), new HangWatch(null)).status();
     }
 
-    /** @return the job's exit status, or {@link #RELAUNCHED} when a rank asked for a relaunch */
-    private int runOnce(LaunchPlan plan) throws IOException, InterruptedException {
+    /**
+     * Runs one launch of a planned job to its end and says how it ended. The ranks' output goes to this process's
+     * standard output and error. {@code directive} is handed to the ranks through the launch's status directory;
+     * while the job runs, its ranks' heartbeats are read every {@link #WATCH_PERIOD} and a hung job is killed.
+     */
+    public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs)
+            throws IOException, InterruptedException {
+        long started = System.nanoTime();
+        int ranks = plan.request().ranks();
         Path statusDir = Files.createTempDirectory("lazarus-job-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
+            LaunchDirective.write(statusDir, directive);
             ProcessBuilder builder = new ProcessBuilder(endsWithThisProcess(plan.command())).inheritIO();
             boolean openMpi = plan.request().backend() == Backend.OPENMPI;
             // Read apart: Open MPI's own text, and the rank JVMs' start-up notice (either backend; MPJ forwards the
@@ -136,6 +138,7 @@ public final class JobLauncher {
             int launcherStatus;
             LauncherErrorStream launcherErr = null;
             LauncherOutputStream launcherOut = null;
+            String hang = null;
             // The status directory is unique to this launch, so its variable also marks the launch's processes.
             try (JobProcessTree job = JobProcessTree.start(builder, ExitStatusFiles.ENV, statusDir.toString())) {
                 Process process = job.launcher();
@@ -144,16 +147,25 @@ public final class JobLauncher {
                 if (!openMpi) {
                     launcherOut = LauncherOutputStream.start(process.getInputStream(), out);
                 }
-                if (plan.request().timeout() == null) {
-                    launcherStatus = process.waitFor();
-                } else if (process.waitFor(plan.request().timeout().toMillis(), TimeUnit.MILLISECONDS)) {
-                    launcherStatus = process.exitValue();
-                } else {
+                long deadline = plan.request().timeout() == null ? Long.MAX_VALUE
+                        : started + plan.request().timeout().toNanos();
+                while (!process.waitFor(WATCH_PERIOD.toMillis(), TimeUnit.MILLISECONDS)) {
+                    hang = hangs.hung(heartbeats(statusDir, ranks), System.currentTimeMillis()).orElse(null);
+                    if (hang != null || System.nanoTime() > deadline) {
+                        break;
+                    }
+                }
+                if (process.isAlive()) {
                     job.killAll();
+                    if (hang != null) {
+                        err.println("lazarus: hang: " + hang + "; the job was killed");
+                        return outcome(LaunchOutcome.Kind.HUNG, 1, statusDir, ranks, hang, started);
+                    }
                     err.println("lazarus: job exceeded --timeout=" + plan.request().timeout().toSeconds()
                             + "s and was killed" + openMpiSaid(launcherErr, "; "));
-                    return TIMED_OUT;
+                    return outcome(LaunchOutcome.Kind.TIMED_OUT, TIMED_OUT, statusDir, ranks, null, started);
                 }
+                launcherStatus = process.exitValue();
                 int leftBehind = job.killAllAfter(EXIT_GRACE);
                 if (leftBehind > 0) {
                     err.println("lazarus: killed " + leftBehind + " process(es) of the job that outlived its launcher"
@@ -163,15 +175,37 @@ public final class JobLauncher {
             if (launcherOut != null) {
                 launcherOut.awaitEnd();
             }
-            for (int rank = 0; rank < plan.request().ranks(); rank++) {
+            for (int rank = 0; rank < ranks; rank++) {
                 if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.RELAUNCH) {
-                    return RELAUNCHED;
+                    return outcome(LaunchOutcome.Kind.NVM_ATTEMPT_FAILED, RankMain.RELAUNCH, statusDir, ranks, null,
+                            started);
                 }
             }
-            return jobStatus(launcherStatus, statusDir, plan.request().ranks(), openMpiSaid(launcherErr, ""));
+            return jobOutcome(launcherStatus, statusDir, ranks, openMpiSaid(launcherErr, ""), started);
         } finally {
             deleteTree(statusDir);
         }
+    }
+
+    /** Every rank's heartbeat now; a rank whose file cannot be read counts as having none. */
+    private static List<Optional<HeartbeatSnapshot>> heartbeats(Path statusDir, int ranks) {
+        List<Optional<HeartbeatSnapshot>> beats = new ArrayList<>(ranks);
+        for (int rank = 0; rank < ranks; rank++) {
+            try {
+                beats.add(HeartbeatFile.read(statusDir, rank));
+            } catch (IOException e) {
+                beats.add(Optional.empty());
+            }
+        }
+        return beats;
+    }
+
+    private LaunchOutcome outcome(LaunchOutcome.Kind kind, int status, Path statusDir, int ranks, String hang,
+                                  long started) {
+        List<Integer> silent = IntStream.range(0, ranks)
+                .filter(rank -> ExitStatusFiles.read(statusDir, rank).isEmpty()).boxed().toList();
+        return new LaunchOutcome(kind, status, silent, hang, heartbeats(statusDir, ranks),
+                (System.nanoTime() - started) * 1e-9);
     }
 
     /**
@@ -200,7 +234,8 @@ public final class JobLauncher {
     /**
      * @param openMpiSaid what Open MPI's own text meant, in one line, or "" (see {@link LauncherErrorStream})
      */
-    private int jobStatus(int launcherStatus, Path statusDir, int ranks, String openMpiSaid) {
+    private LaunchOutcome jobOutcome(int launcherStatus, Path statusDir, int ranks, String openMpiSaid,
+                                     long started) {
         int worst = 0;
         List<Integer> silent = new ArrayList<>();
         for (int rank = 0; rank < ranks; rank++) {
@@ -215,7 +250,9 @@ public final class JobLauncher {
             if (!openMpiSaid.isEmpty()) {
                 err.println("lazarus: Open MPI: " + openMpiSaid);
             }
-            return launcherStatus != 0 && worst == 0 ? launcherStatus : worst;
+            int status = launcherStatus != 0 && worst == 0 ? launcherStatus : worst;
+            return outcome(status == 0 ? LaunchOutcome.Kind.SUCCEEDED : LaunchOutcome.Kind.FAILED, status, statusDir,
+                    ranks, null, started);
         }
         boolean noneStarted = launcherStatus != 0 && IntStream.range(0, ranks)
                 .noneMatch(rank -> Files.exists(ExitStatusFiles.startedFile(statusDir, rank)));
@@ -224,11 +261,14 @@ public final class JobLauncher {
                     ? "the launcher failed with exit status " + launcherStatus
                             + " before any rank ran (check --hosts, --rsh-agent and --net)"
                     : openMpiSaid + "; launcher exit status " + launcherStatus));
-            return launcherStatus;
+            return outcome(LaunchOutcome.Kind.NOT_STARTED, launcherStatus, statusDir, ranks, null, started);
         }
         err.println("lazarus: ranks " + silent + " recorded no exit status (killed or crashed); launcher exit status "
                 + launcherStatus + (openMpiSaid.isEmpty() ? "" : "; Open MPI: " + openMpiSaid));
-        return launcherStatus != 0 ? launcherStatus : 1;
+        // A rank that recorded a failure of its own (an exception, bad input) took the others down with it: that is
+        // the application failing, which a relaunch repeats, not a crash.
+        return outcome(worst > 0 ? LaunchOutcome.Kind.FAILED : LaunchOutcome.Kind.CRASHED,
+                launcherStatus != 0 ? launcherStatus : 1, statusDir, ranks, null, started);
     }
 
     private LaunchPlan openMpiPlan(LaunchRequest request, String classpath) {

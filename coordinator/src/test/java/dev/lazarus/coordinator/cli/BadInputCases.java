@@ -84,6 +84,13 @@ final class BadInputCases {
                 run("--l2-secret a directory", "--l2-secret", T + "DIR"),
                 run("--l2-secret a link", "--l2-secret", T + "link-to-secret"),
                 run("--timeout 0", "--timeout", "0"),
+                run("--max-restarts -1", "--max-restarts", "-1"),
+                run("--max-restarts too many", "--max-restarts", "1001"),
+                run("--max-restarts not a number", "--max-restarts", "many"),
+                run("--recovery unknown", "--recovery", "fast"),
+                run("--hang-timeout 0", "--hang-timeout", "0"),
+                run("--hang-timeout not a number", "--hang-timeout", "soon"),
+                run("--plan recomputability above 1", "--plan", T + "plan-r"),
                 run("unknown option", "--bogus"),
                 lazarus("run unknown application", "run", "--np", "2", "--dry-run", "npb.NOPE"),
                 lazarus("run no application", "run", "--np", "2", "--dry-run"));

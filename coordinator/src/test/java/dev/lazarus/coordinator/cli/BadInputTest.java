@@ -173,6 +173,7 @@ class BadInputTest {
         Files.writeString(root.resolve("empty"), "# only a comment\n\n");
         Files.writeString(root.resolve("plan-negative"), "app=npb.CG\nregions=main\nevery.main=-1\n");
         Files.writeString(root.resolve("plan-no-regions"), "app=npb.CG\n");
+        Files.writeString(root.resolve("plan-r"), "app=npb.CG\nregions=main\nrecomputability=1.5\n");
         Files.createSymbolicLink(root.resolve("dangling"), root.resolve("no-such-target"));
         Files.createSymbolicLink(root.resolve("link-to-FILE"), root.resolve("FILE"));
         Files.createSymbolicLink(root.resolve("link-to-DIR"), root.resolve("DIR"));

@@ -31,8 +31,9 @@ class CheckpointRestartIT {
     Path dir;
 
     private String[] args(String job) {
-        return new String[] {"run", "--np", "2", "--job", job, "--nvm-dir", dir.resolve("nvm").toString(),
-            "--no-nvm-restart", "--ckpt-every", "400", "--ckpt-dir", dir.resolve("l1").toString(), "--pfs-dir",
+        return new String[] {"run", "--max-restarts", "0", "--np", "2", "--job", job, "--nvm-dir",
+            dir.resolve("nvm").toString(), "--no-nvm-restart", "--ckpt-every", "400", "--ckpt-dir",
+            dir.resolve("l1").toString(), "--pfs-dir",
             dir.resolve("pfs").toString(), "--timeout", "300", "solver.HEAT", "--class", "B", "--quiet"};
     }
 

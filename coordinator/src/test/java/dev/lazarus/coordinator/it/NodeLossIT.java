@@ -62,8 +62,9 @@ class NodeLossIT {
     }
 
     private String[] args(String job) {
-        return new String[] {"run", "--np", Integer.toString(HOSTS), "--hosts", hosts.hostfile().toString(),
-            "--rsh-agent", NetnsHosts.script("netns-rsh").toString(), "--net", SUBNET + ".0/24", "--job", job,
+        return new String[] {"run", "--max-restarts", "0", "--np", Integer.toString(HOSTS), "--hosts",
+            hosts.hostfile().toString(), "--rsh-agent", NetnsHosts.script("netns-rsh").toString(), "--net",
+            SUBNET + ".0/24", "--job", job,
             "--nvm-dir", dir.resolve("nvm").toString(), "--no-nvm-restart", "--ckpt-every", "200",
             "--ckpt-dir", hosts.hostsDirectory().resolve("%h").resolve("ramdisk").toString(),
             "--pfs-dir", dir.resolve("pfs").toString(), "--jvm-opt", "-Dlazarus.ckpt.pfs.every=1",

@@ -42,8 +42,9 @@ class NvmRestartIT {
     void sigkillAtARandomPointThenRelaunchVerifiesOrRollsBack(String backend, long seed, String app)
             throws Exception {
         String job = "restart-" + backend + "-" + seed;
+        // One launch per command: this test relaunches by hand, as a job script does.
         String[] args = {"run", "--np", "2", "--backend", backend, "--job", job, "--nvm-dir", nvm.toString(),
-            "--timeout", "200", app, "--class", "A", "--quiet"};
+            "--timeout", "200", "--max-restarts", "0", app, "--class", "A", "--quiet"};
         // A clean run of the same job (its own id) times the span from rank 0's NVM decision to the end; the kill
         // then falls at a random 30-95% of it, mostly in the main loop, sometimes in set-up or warm-up.
         String[] timingArgs = args.clone();

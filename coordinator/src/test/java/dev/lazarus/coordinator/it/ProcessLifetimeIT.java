@@ -32,8 +32,9 @@ class ProcessLifetimeIT {
     @ParameterizedTest(name = "{1} killed on {0}")
     @CsvSource({"mpj,launcher", "mpj,rank", "mpj,lazarus", "openmpi,launcher", "openmpi,rank", "openmpi,lazarus"})
     void noProcessOfTheJobOutlivesTheLaunch(String backend, String victim) throws Exception {
-        RunningJob job = RunningJob.start(new String[] {"run", "--np", "2", "--backend", backend, "--job", "life",
-            "--nvm-dir", dir.resolve("nvm").toString(), "--timeout", "200", "solver.HEAT", "--class", "B"}, Map.of());
+        RunningJob job = RunningJob.start(new String[] {"run", "--max-restarts", "0", "--np", "2", "--backend",
+            backend, "--job", "life", "--nvm-dir", dir.resolve("nvm").toString(), "--timeout", "200", "solver.HEAT",
+            "--class", "B"}, Map.of());
         Set<ProcessHandle> recorded = ConcurrentHashMap.newKeySet();
         Thread recorder = Thread.ofPlatform().daemon().start(() -> record(job.process(), recorded));
         try {

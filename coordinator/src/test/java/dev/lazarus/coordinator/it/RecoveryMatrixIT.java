@@ -88,7 +88,7 @@ class RecoveryMatrixIT {
     }
 
     private String[] args(String backend, String app, String job) {
-        return new String[] {"run", "--np", "2", "--backend", backend, "--job", job, "--nvm-dir",
+        return new String[] {"run", "--max-restarts", "0", "--np", "2", "--backend", backend, "--job", job, "--nvm-dir",
             dir.resolve("nvm").toString(), "--ckpt-every", EVERY.get(app).toString(), "--ckpt-dir",
             dir.resolve("l1").toString(), "--pfs-dir", dir.resolve("pfs").toString(), "--timeout", "300", app,
             "--class", "A", "--quiet"};

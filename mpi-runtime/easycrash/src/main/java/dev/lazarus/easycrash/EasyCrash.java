@@ -86,7 +86,7 @@ public final class EasyCrash implements AutoCloseable {
         String refused = null;
         try {
             heap = settings.restart() ? PersistentHeap.open(config)
-                    : PersistentHeap.openFresh(config, RecoveryState.fresh("NVM restart is off"));
+                    : PersistentHeap.openFresh(config, RecoveryState.fresh(settings.restartOffReason()));
         } catch (RankLock.NvmStateInUseException | UnsafePathException | NvmDirectoryFullException e) {
             refused = e.getMessage();
         }

@@ -1,5 +1,6 @@
 package dev.lazarus.easycrash;
 
+import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.store.settings.SettingSource;
 import dev.lazarus.store.settings.Settings;
 
@@ -37,15 +38,18 @@ public final class EasyCrashSettings {
     public static final String DEFAULT_NVM_DIR = Settings.DEFAULT_NVM_DIR;
 
     private final SettingSource source;
+    private final Map<String, String> environment;
     private Path nvmDirectory;
     private String jobId;
     private long heapSize;
     private Path planFile;
     private boolean restart;
+    private String restartOffReason;
     private boolean plainArrays;
 
     public EasyCrashSettings(Properties properties, Map<String, String> environment) {
         this.source = new SettingSource(properties, environment);
+        this.environment = Map.copyOf(environment);
     }
 
     /** Settings from this JVM's system properties and environment. */
@@ -71,6 +75,12 @@ public final class EasyCrashSettings {
         }
         planFile = source.text(Settings.PLAN).map(Path::of).orElse(null);
         restart = source.choice(Settings.NVM_RESTART, "auto", "auto", "off").equals("auto");
+        restartOffReason = restart ? null : "NVM restart is off";
+        LaunchDirective directive = LaunchDirective.of(environment);
+        if (restart && directive.rollBack()) {
+            restart = false;
+            restartOffReason = "the coordinator chose rollback: " + directive.reason();
+        }
         plainArrays = easyCrashOff();
         if (plainArrays && planFile != null) {
             throw new IllegalArgumentException(EASYCRASH + "=off runs without a persistent heap, so it cannot follow the"
@@ -117,6 +127,11 @@ public final class EasyCrashSettings {
 
     public boolean restart() {
         return restart;
+    }
+
+    /** @return why this start does not resume from NVM (the setting, or the coordinator's directive); null if it may */
+    public String restartOffReason() {
+        return restartOffReason;
     }
 
     /** EasyCrash off (concluded): the application's objects are plain Java arrays, nothing is kept across a crash. */

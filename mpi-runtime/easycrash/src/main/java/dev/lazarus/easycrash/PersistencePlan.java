@@ -22,14 +22,18 @@ import java.util.Properties;
  * critical=p,q
  * every.conjGrad=1        # persist at the end of every execution of the region
  * every.normalizeX=4      # ... of every 4th execution; regions not listed are never persisted
+ * recomputability=0.83    # the campaign's measured recomputability with this plan (optional)
  * </pre>
  *
  * @param application  the application the plan was made for
  * @param regions      the application's code regions, in order
  * @param critical     names of the critical data objects
  * @param every        per region index: persist at every n-th end of the region, 0 = never
+ * @param recomputability the fraction of the campaign's crash tests this plan recomputed, which the coordinator
+ *                        weighs NVM restart with; NaN when unknown (a plan written by hand)
  */
-public record PersistencePlan(String application, List<String> regions, List<String> critical, int[] every) {
+public record PersistencePlan(String application, List<String> regions, List<String> critical, int[] every,
+                              double recomputability) {
     private static final int MAX_BYTES = 64 * 1024;
 
     public PersistencePlan {
@@ -40,6 +44,19 @@ public record PersistencePlan(String application, List<String> regions, List<Str
             throw new IllegalArgumentException("plan has " + every.length + " frequencies for " + regions.size()
                     + " regions");
         }
+        if (!Double.isNaN(recomputability) && !(recomputability >= 0.0 && recomputability <= 1.0)) {
+            throw new IllegalArgumentException("plan recomputability " + recomputability + " is not in [0, 1]");
+        }
+    }
+
+    /** A plan with no measured recomputability. */
+    public PersistencePlan(String application, List<String> regions, List<String> critical, int[] every) {
+        this(application, regions, critical, every, Double.NaN);
+    }
+
+    /** This plan, with the recomputability a campaign measured for it. */
+    public PersistencePlan withRecomputability(double measured) {
+        return new PersistencePlan(application, regions, critical, every, measured);
     }
 
     /** A plan that persists nothing (production without a plan). */
@@ -112,7 +129,24 @@ public record PersistencePlan(String application, List<String> regions, List<Str
                         + regions);
             }
         }
-        return new PersistencePlan(app, regions, critical, every);
+        return new PersistencePlan(app, regions, critical, every, recomputability(p, file));
+    }
+
+    private static double recomputability(Properties p, Path file) {
+        String value = p.getProperty("recomputability");
+        if (value == null) {
+            return Double.NaN;
+        }
+        try {
+            double r = Double.parseDouble(value.trim());
+            if (r >= 0.0 && r <= 1.0) {
+                return r;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("plan file " + file + ": recomputability=" + value.trim()
+                + " must be a number from 0 to 1");
     }
 
     /** Writes the plan, readable by the owner only. */
@@ -125,6 +159,9 @@ public record PersistencePlan(String application, List<String> regions, List<Str
             if (every[i] > 0) {
                 entries.put("every." + regions.get(i), Integer.toString(every[i]));
             }
+        }
+        if (!Double.isNaN(recomputability)) {
+            entries.put("recomputability", String.format(java.util.Locale.ROOT, "%.4f", recomputability));
         }
         try (Writer out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             out.write("# Lazarus EasyCrash persistence plan. " + comment + "\n");
@@ -156,7 +193,8 @@ public record PersistencePlan(String application, List<String> regions, List<Str
     @Override
     public boolean equals(Object o) {
         return o instanceof PersistencePlan p && application.equals(p.application) && regions.equals(p.regions)
-                && critical.equals(p.critical) && java.util.Arrays.equals(every, p.every);
+                && critical.equals(p.critical) && java.util.Arrays.equals(every, p.every)
+                && Double.compare(recomputability, p.recomputability) == 0;
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.launch.Heartbeat;
 import dev.lazarus.mpi.launch.RecoveryAttemptFailedException;
 import dev.lazarus.recovery.policy.FixedOrderPolicy;
 import dev.lazarus.recovery.policy.Rollback;
@@ -71,9 +72,19 @@ public final class RecomputingRun {
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
                               CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log)
             throws IOException {
-        if (settings.easyCrashOff()) {
-            return plainRun(comm, app, checkpoints, log);
+        try (Heartbeat heartbeat = Heartbeat.forRank(System.getenv(), comm.rank())) {
+            Outcome outcome = settings.easyCrashOff() ? plainRun(comm, app, checkpoints, heartbeat, log)
+                    : persistentRun(comm, app, settings, checkpoints, tracer, heartbeat, log);
+            heartbeat.finish(outcome.verdict().accepted(), outcome.rolledBack(),
+                    (long) (outcome.verificationSeconds() * 1e9));
+            return outcome;
         }
+    }
+
+    /** The run on the persistent heap: NVM restart or a fresh start, checkpoints, rollback after a rejection. */
+    private static Outcome persistentRun(Comm comm, Recomputable app, EasyCrashSettings settings,
+                                         CheckpointSettings checkpoints, AccessTracer tracer, Heartbeat heartbeat,
+                                         PrintStream log) throws IOException {
         // The levels first: a level the run cannot use (a linked job directory) is refused before NVM is touched.
         LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
         EasyCrash easyCrash;
@@ -87,7 +98,7 @@ public final class RecomputingRun {
             throw e;
         }
         try {
-            Outcome outcome = firstAttempt(comm, app, easyCrash, levels, log);
+            Outcome outcome = firstAttempt(comm, app, easyCrash, levels, heartbeat, log);
             if (outcome.resumed() && !outcome.verdict().accepted()) {
                 Rollback rollback = FixedOrderPolicy.INSTANCE.afterRejectedRestart(levels != null);
                 if (comm.rank() == 0 && log != null) {
@@ -99,7 +110,7 @@ public final class RecomputingRun {
                 }
                 easyCrash.close();
                 easyCrash = EasyCrash.restartFresh(comm, app, settings, tracer);
-                Outcome again = attempt(comm, app, easyCrash, levels, log);
+                Outcome again = attempt(comm, app, easyCrash, levels, heartbeat, log);
                 outcome = new Outcome(again.verdict(), again.seconds(), again.verificationSeconds(),
                         again.firstIteration(), false, true);
             }
@@ -120,13 +131,14 @@ public final class RecomputingRun {
      * EasyCrash off: the application on plain Java arrays, from the beginning, with nothing kept; the plain program
      * that Lazarus's overheads are measured against.
      */
-    private static Outcome plainRun(Comm comm, Recomputable app, CheckpointSettings checkpoints, PrintStream log) {
+    private static Outcome plainRun(Comm comm, Recomputable app, CheckpointSettings checkpoints, Heartbeat heartbeat,
+                                    PrintStream log) {
         if (checkpoints != null && checkpoints.every() > 0) {
             throw new IllegalArgumentException(EasyCrashSettings.EASYCRASH + "=off runs on plain Java arrays, which"
                     + " are not checkpointed: drop the checkpoint interval");
         }
         try (EasyCrash plain = EasyCrash.plain(comm, app.application(), app.regions(), log)) {
-            return attempt(comm, app, plain, null, log);
+            return attempt(comm, app, plain, null, heartbeat, log);
         }
     }
 
@@ -136,9 +148,9 @@ public final class RecomputingRun {
      * RecoveryAttemptFailedException}, on which the launcher relaunches the job once.
      */
     private static Outcome firstAttempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels,
-                                        PrintStream log) throws IOException {
+                                        Heartbeat heartbeat, PrintStream log) throws IOException {
         try {
-            return attempt(comm, app, easyCrash, levels, log);
+            return attempt(comm, app, easyCrash, levels, heartbeat, log);
         } catch (RuntimeException | Error failure) {
             if (!easyCrash.resuming()) {
                 throw failure;
@@ -150,7 +162,8 @@ public final class RecomputingRun {
     }
 
     private static Outcome attempt(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels,
-                                   PrintStream log) {
+                                   Heartbeat heartbeat, PrintStream log) {
+        long setUpStart = System.nanoTime();
         app.attach(easyCrash);
         easyCrash.checkPlan(app.application());
         boolean fromNvm = easyCrash.resuming();
@@ -171,13 +184,15 @@ public final class RecomputingRun {
         int first = restored.isPresent() ? (int) restored.getAsLong() + 1 : easyCrash.firstIteration(1);
         comm.barrier();
         long start = System.nanoTime();
+        heartbeat.start(first, app.iterations(), app.maxIterations(), !easyCrash.plainArrays(), fromNvm,
+                restored.orElse(-1), start - setUpStart);
         for (int it = first; it <= app.iterations(); it++) {
-            iterate(app, easyCrash, levels, it);
+            iterate(app, easyCrash, levels, heartbeat, it);
         }
         VerificationClock clock = new VerificationClock(app);
         Verdict verdict = clock.verify();
         if (fromNvm && !verdict.accepted() && app.maxIterations() > app.iterations()) {
-            verdict = extraIterations(comm, app, easyCrash, levels, clock, verdict, log);
+            verdict = extraIterations(comm, app, easyCrash, levels, heartbeat, clock, verdict, log);
         }
         long total = System.nanoTime() - start;
         double seconds = comm.allreduce((total - clock.nanos) * 1e-9, ReduceOp.MAX);
@@ -202,7 +217,9 @@ public final class RecomputingRun {
         }
     }
 
-    private static void iterate(Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels, int iteration) {
+    private static void iterate(Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels, Heartbeat heartbeat,
+                                int iteration) {
+        heartbeat.beat(iteration);
         easyCrash.beginIteration(iteration);
         app.iterate(iteration, easyCrash);
         if (levels != null) {
@@ -217,7 +234,8 @@ public final class RecomputingRun {
      * Collective: every rank gets the same verdicts.
      */
     private static Verdict extraIterations(Comm comm, Recomputable app, EasyCrash easyCrash, LevelCheckpoints levels,
-                                           VerificationClock clock, Verdict rejected, PrintStream log) {
+                                           Heartbeat heartbeat, VerificationClock clock, Verdict rejected,
+                                           PrintStream log) {
         if (comm.rank() == 0 && log != null) {
             log.println("lazarus: NVM restart: verification failed after iteration " + app.iterations() + " ("
                     + rejected.reason() + "); iterating on up to " + app.maxIterations() + " (EasyCrash S2)");
@@ -225,7 +243,7 @@ public final class RecomputingRun {
         Verdict verdict = rejected;
         int it = app.iterations();
         while (!verdict.accepted() && it < app.maxIterations()) {
-            iterate(app, easyCrash, levels, ++it);
+            iterate(app, easyCrash, levels, heartbeat, ++it);
             verdict = clock.verify();
         }
         if (comm.rank() == 0 && log != null && verdict.accepted()) {

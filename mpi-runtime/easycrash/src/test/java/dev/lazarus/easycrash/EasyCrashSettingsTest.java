@@ -1,6 +1,9 @@
 package dev.lazarus.easycrash;
 
+import dev.lazarus.mpi.launch.ExitStatusFiles;
+import dev.lazarus.mpi.launch.LaunchDirective;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -8,6 +11,7 @@ import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -36,6 +40,24 @@ class EasyCrashSettingsTest {
                         + " /tmp/plan.properties",
                 assertThrows(IllegalArgumentException.class, () -> new EasyCrashSettings(p, Map.of())
                         .conclude("app", 1)).getMessage());
+    }
+
+    /** The coordinator's directive for this launch turns NVM restart off, and the reason is the one the ranks log. */
+    @Test
+    void aRollbackDirectiveTurnsNvmRestartOffWithTheCoordinatorsReason(@TempDir Path statusDir) throws Exception {
+        Map<String, String> env = Map.of(ExitStatusFiles.ENV, statusDir.toString());
+        EasyCrashSettings before = new EasyCrashSettings(new Properties(), env).conclude("app", 1);
+        assertTrue(before.restart(), "no directive: NVM restart as always");
+        assertNull(before.restartOffReason());
+        LaunchDirective.write(statusDir, new LaunchDirective(true, "L1 v800 expected 41.0 s"));
+        EasyCrashSettings after = new EasyCrashSettings(new Properties(), env).conclude("app", 1);
+        assertFalse(after.restart());
+        assertEquals("the coordinator chose rollback: L1 v800 expected 41.0 s", after.restartOffReason());
+        LaunchDirective.write(statusDir, LaunchDirective.none());
+        assertTrue(new EasyCrashSettings(new Properties(), env).conclude("app", 1).restart());
+        EasyCrashSettings off = new EasyCrashSettings(new Properties(), Map.of("LAZARUS_NVM_RESTART", "off"))
+                .conclude("app", 1);
+        assertEquals("NVM restart is off", off.restartOffReason());
     }
 
     @Test

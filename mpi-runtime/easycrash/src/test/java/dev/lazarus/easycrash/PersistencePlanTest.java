@@ -27,6 +27,22 @@ class PersistencePlanTest {
     }
 
     @Test
+    void aCampaignsRecomputabilityTravelsWithThePlan() throws Exception {
+        PersistencePlan plan = new PersistencePlan("npb.CG", REGIONS, List.of("p"), new int[] {1, 0, 0, 0})
+                .withRecomputability(0.8125);
+        Path file = dir.resolve("measured.properties");
+        plan.write(file, "test");
+        assertTrue(Files.readString(file).contains("recomputability=0.8125\n"), Files.readString(file));
+        assertEquals(plan, PersistencePlan.read(file));
+        assertEquals(0.8125, PersistencePlan.read(file).recomputability());
+        Path byHand = Files.writeString(dir.resolve("by-hand"), "app=npb.CG\nregions=a\n");
+        assertTrue(Double.isNaN(PersistencePlan.read(byHand).recomputability()), "a plan without one: unknown");
+        Path bad = Files.writeString(dir.resolve("bad-r"), "app=npb.CG\nregions=a\nrecomputability=high\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> PersistencePlan.read(bad)).getMessage()
+                .endsWith("recomputability=high must be a number from 0 to 1"));
+    }
+
+    @Test
     void planForAnotherApplicationOrRegionsIsRefusedInOneLine() {
         PersistencePlan plan = new PersistencePlan("npb.CG", REGIONS, List.of("p"), new int[4]);
         assertEquals("plan is for application npb.CG, not npb.MG", assertThrows(IllegalArgumentException.class,

@@ -81,7 +81,8 @@ public final class CampaignMain {
             Path json = out0.resolve("report.json");
             CampaignReportWriter.write(report, seconds, cache, options.scaleCache() ? footprint : 0, json);
             RecomputabilityChart.write(report, out0.resolve("chart.png"));
-            report.persistencePlan().write(out0.resolve("plan.properties"), "From a crash-test campaign of "
+            report.persistencePlan().withRecomputability(report.plan().recomputability())
+                    .write(out0.resolve("plan.properties"), "From a crash-test campaign of "
                     + options.application() + " " + String.join(" ", options.applicationArguments()) + ".");
             for (Path p : List.of(json, out0.resolve("chart.png"))) {
                 Files.setPosixFilePermissions(p, PosixFilePermissions.fromString("rw-------"));

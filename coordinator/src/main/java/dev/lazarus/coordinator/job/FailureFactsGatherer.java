@@ -1,0 +1,83 @@
+package dev.lazarus.coordinator.job;
+
+import dev.lazarus.coordinator.launch.LaunchOutcome;
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.recovery.policy.failure.FailureClass;
+import dev.lazarus.recovery.policy.failure.FailureFacts;
+import dev.lazarus.recovery.policy.failure.NvmOption;
+import dev.lazarus.recovery.policy.failure.Recomputability;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Turns what a failed launch left (its ranks' last heartbeats, the levels' catalogs) and what the job's history
+ * measured into the facts the recovery decision weighs. Unmeasured times are estimated and the estimate is cautious
+ * in the same direction for every path: a verification costs an iteration, a start from NVM costs what the last
+ * set-up cost.
+ */
+final class FailureFactsGatherer {
+
+    private FailureFactsGatherer() {
+    }
+
+    /**
+     * @param planned    the plan's predicted recomputability, or null without a plan (or one that predicts none)
+     * @param nvmAllowed false when NVM restart is off for this job ({@code --no-nvm-restart}, plain arrays)
+     * @return the facts, or empty when no rank reached its main loop (there is nothing to weigh)
+     */
+    static Optional<FailureFacts> gather(FailureClass failure, LaunchOutcome outcome, JobHistory history,
+                                         RestoreSources sources, Double planned, boolean nvmAllowed) {
+        List<Optional<HeartbeatSnapshot>> all = outcome.heartbeats();
+        List<HeartbeatSnapshot> beats = all.stream().flatMap(Optional::stream)
+                .filter(b -> b.lastBeatMillis() > 0).toList();
+        if (beats.isEmpty()) {
+            return Optional.empty();
+        }
+        int iterations = beats.stream().mapToInt(HeartbeatSnapshot::iterations).max().orElseThrow();
+        int maxIterations = Math.max(iterations, beats.stream().mapToInt(HeartbeatSnapshot::maxIterations).max()
+                .orElseThrow());
+        int reached = beats.stream().mapToInt(HeartbeatSnapshot::iteration).max().orElseThrow();
+        double iteration = finiteOr(history.iterationSeconds(), 0.0);
+        double verification = finiteOr(history.verificationSeconds(), iteration);
+        double lastSetUp = beats.stream().mapToLong(HeartbeatSnapshot::setUpNanos).max().orElse(0) * 1e-9;
+        double start = finiteOr(history.freshSetUpSeconds(), lastSetUp);
+        NvmOption nvm = nvm(failure, outcome, all, beats, lastSetUp, history, planned, nvmAllowed);
+        return Optional.of(new FailureFacts(failure, where(outcome), Math.min(reached, maxIterations), iterations,
+                maxIterations, iteration, verification, start, nvm, sources.versions()));
+    }
+
+    private static NvmOption nvm(FailureClass failure, LaunchOutcome outcome, List<Optional<HeartbeatSnapshot>> all,
+                                 List<HeartbeatSnapshot> beats, double restartSeconds, JobHistory history,
+                                 Double planned, boolean nvmAllowed) {
+        if (!nvmAllowed) {
+            return NvmOption.unusable("NVM restart is off for this job");
+        }
+        if (outcome.kind() == LaunchOutcome.Kind.NVM_ATTEMPT_FAILED) {
+            return NvmOption.unusable("the NVM restart threw and was recorded");
+        }
+        if (beats.size() < all.size()) {
+            return NvmOption.unusable("some rank never reached its main loop, so it left no bookmark");
+        }
+        if (!beats.stream().allMatch(HeartbeatSnapshot::persistent)) {
+            return NvmOption.unusable("the objects are plain arrays");
+        }
+        int bookmark = beats.stream().mapToInt(HeartbeatSnapshot::iteration).min().orElseThrow();
+        Recomputability r = Recomputability.estimate(planned, history.nvmAttempts(), history.nvmAccepted());
+        return new NvmOption(failure.nvmIntact(), bookmark, restartSeconds, r,
+                failure.nvmIntact() ? null : failure.description() + " lost NVM");
+    }
+
+    private static String where(LaunchOutcome outcome) {
+        if (outcome.hang() != null) {
+            return outcome.hang();
+        }
+        List<Integer> silent = outcome.silentRanks();
+        return silent.isEmpty() ? "no rank named" : (silent.size() == 1 ? "rank " : "ranks ")
+                + (silent.size() == 1 ? silent.getFirst().toString() : silent.toString()) + " without a status";
+    }
+
+    private static double finiteOr(double value, double otherwise) {
+        return Double.isFinite(value) ? value : otherwise;
+    }
+}

@@ -1,0 +1,104 @@
+package dev.lazarus.coordinator.job;
+
+import dev.lazarus.coordinator.launch.LaunchOutcome;
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.recovery.policy.failure.RecoveryDecision;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the coordinator has seen of one job so far: its launches, failures and decisions, and the measurements the
+ * next decision uses (iteration time, set-up, verification, how NVM restarts fared).
+ */
+final class JobHistory {
+    private final List<LaunchOutcome> launches = new ArrayList<>();
+    private final List<Failure> failures = new ArrayList<>();
+    private int nvmAttempts;
+    private int nvmAccepted;
+    private double freshSetUpSeconds = Double.NaN;
+    private double verificationSeconds = Double.NaN;
+    private double iterationSeconds = Double.NaN;
+
+    /**
+     * One failure and what was done about it.
+     *
+     * @param launch          the launch that failed (1-based)
+     * @param decision        the decision, or null when there was nothing to weigh (no progress recorded)
+     * @param decisionMillis  the time from the end of the failed launch to the decision
+     * @param lostSeconds     the work the chosen path does again: iterations from where it resumes to where the
+     *                        run had got, at the measured iteration time
+     */
+    record Failure(int launch, String failureClass, RecoveryDecision decision, double decisionMillis,
+                   double lostSeconds) {
+    }
+
+    /** Records a launch's end and what its heartbeats measured. */
+    void launched(LaunchOutcome outcome) {
+        launches.add(outcome);
+        List<HeartbeatSnapshot> beats = outcome.heartbeats().stream().flatMap(Optional::stream).toList();
+        if (beats.isEmpty()) {
+            return;
+        }
+        double slowest = beats.stream().mapToDouble(HeartbeatSnapshot::medianIterationSeconds)
+                .filter(Double::isFinite).max().orElse(Double.NaN);
+        if (Double.isFinite(slowest)) {
+            iterationSeconds = slowest;
+        }
+        HeartbeatSnapshot any = beats.getFirst();
+        double setUp = beats.stream().mapToLong(HeartbeatSnapshot::setUpNanos).max().orElse(0) * 1e-9;
+        if (!any.resumedFromNvm() && any.restoredVersion() < 0 && any.lastBeatMillis() > 0) {
+            freshSetUpSeconds = setUp;
+        }
+        if (beats.stream().allMatch(HeartbeatSnapshot::finished)) {
+            verificationSeconds = beats.stream().mapToLong(HeartbeatSnapshot::verificationNanos).max().orElse(0)
+                    * 1e-9;
+        }
+        if (any.resumedFromNvm()) {
+            // A resumed launch that reached its verdict tells whether NVM restart works for this job; one that crashed
+            // again, or threw, tells nothing about the result (a throw is its own failure class).
+            if (beats.stream().allMatch(HeartbeatSnapshot::finished)) {
+                nvmAttempts++;
+                if (beats.stream().allMatch(b -> b.accepted() && !b.rolledBack())) {
+                    nvmAccepted++;
+                }
+            }
+        }
+    }
+
+    void failed(Failure failure) {
+        failures.add(failure);
+    }
+
+    List<LaunchOutcome> launches() {
+        return List.copyOf(launches);
+    }
+
+    List<Failure> failures() {
+        return List.copyOf(failures);
+    }
+
+    int nvmAttempts() {
+        return nvmAttempts;
+    }
+
+    int nvmAccepted() {
+        return nvmAccepted;
+    }
+
+    /** @return the set-up of the last start from the beginning, seconds, or NaN before one was measured */
+    double freshSetUpSeconds() {
+        return freshSetUpSeconds;
+    }
+
+    /** @return one verification's time, seconds, or NaN before a run reached its verdict */
+    double verificationSeconds() {
+        return verificationSeconds;
+    }
+
+    /** @return the slowest rank's median iteration time, seconds, or NaN before one was measured */
+    double iterationSeconds() {
+        return iterationSeconds;
+    }
+}

@@ -1,0 +1,17 @@
+package dev.lazarus.coordinator.job;
+
+import dev.lazarus.coordinator.launch.HangWatch;
+import dev.lazarus.coordinator.launch.LaunchOutcome;
+import dev.lazarus.coordinator.launch.LaunchPlan;
+import dev.lazarus.mpi.launch.LaunchDirective;
+
+import java.io.IOException;
+
+/** Runs one launch of a job: {@link dev.lazarus.coordinator.launch.JobLauncher#launch}, or a test's script. */
+@FunctionalInterface
+public interface Launches {
+
+    /** Runs {@code plan} once with {@code directive}, watching for hangs, and says how it ended. */
+    LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs)
+            throws IOException, InterruptedException;
+}

@@ -1,0 +1,69 @@
+package dev.lazarus.coordinator.launch;
+
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Tells a hung rank from a slow one by its heartbeat: a rank that has begun its main loop and has not beaten for
+ * longer than the hang timeout is hung. The timeout is {@code --hang-timeout} when given, else ten times the slowest
+ * rank's median iteration time, and never under {@link #MINIMUM} (set-up between two iterations, a checkpoint or a
+ * verification may take far longer than an iteration).
+ *
+ * @param explicit the timeout the user gave, or null for the derived one
+ */
+public record HangWatch(Duration explicit) {
+    /** The least a derived timeout can be. */
+    public static final Duration MINIMUM = Duration.ofSeconds(60);
+    /** How many median iterations of silence make a hang. */
+    public static final int ITERATIONS = 10;
+
+    /** @throws IllegalArgumentException for a timeout that is not positive */
+    public HangWatch {
+        if (explicit != null && (explicit.isNegative() || explicit.isZero())) {
+            throw new IllegalArgumentException("--hang-timeout must be positive (got " + explicit.toSeconds() + ")");
+        }
+    }
+
+    /** @return the timeout for ranks with these heartbeats */
+    public Duration timeout(List<Optional<HeartbeatSnapshot>> heartbeats) {
+        if (explicit != null) {
+            return explicit;
+        }
+        double slowest = heartbeats.stream().flatMap(Optional::stream)
+                .mapToDouble(HeartbeatSnapshot::medianIterationSeconds).filter(Double::isFinite).max().orElse(0);
+        Duration derived = Duration.ofMillis((long) Math.ceil(ITERATIONS * slowest * 1000));
+        return derived.compareTo(MINIMUM) > 0 ? derived : MINIMUM;
+    }
+
+    /**
+     * The hung rank, when there is one: of the ranks silent for longer than the timeout, the one silent longest (the
+     * others, waiting for it in MPI, stopped beating a little after it).
+     *
+     * @param nowMillis the current time, epoch milliseconds
+     * @return the hung rank, described for the log, or empty
+     */
+    public Optional<String> hung(List<Optional<HeartbeatSnapshot>> heartbeats, long nowMillis) {
+        Duration timeout = timeout(heartbeats);
+        int oldest = -1;
+        for (int rank = 0; rank < heartbeats.size(); rank++) {
+            Optional<HeartbeatSnapshot> beat = heartbeats.get(rank);
+            if (beat.isEmpty() || beat.get().lastBeatMillis() == 0 || beat.get().finished()
+                    || nowMillis - beat.get().lastBeatMillis() <= timeout.toMillis()) {
+                continue;
+            }
+            if (oldest < 0 || beat.get().lastBeatMillis() < heartbeats.get(oldest).orElseThrow().lastBeatMillis()) {
+                oldest = rank;
+            }
+        }
+        if (oldest < 0) {
+            return Optional.empty();
+        }
+        HeartbeatSnapshot beat = heartbeats.get(oldest).orElseThrow();
+        return Optional.of(String.format(Locale.ROOT, "rank %d silent for %.0f s in iteration %d (hang timeout %d s)",
+                oldest, (nowMillis - beat.lastBeatMillis()) / 1000.0, beat.iteration(), timeout.toSeconds()));
+    }
+}

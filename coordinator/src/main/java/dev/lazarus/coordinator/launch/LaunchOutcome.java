@@ -1,0 +1,43 @@
+package dev.lazarus.coordinator.launch;
+
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * How one launch of a job ended, as the coordinator needs it to decide what comes next.
+ *
+ * @param kind        what happened
+ * @param status      the exit status the job would have if nothing followed (0 on success)
+ * @param silentRanks the ranks that recorded no exit status (killed or crashed)
+ * @param hang        the hang that got the job killed ("rank 1 silent for 64 s in iteration 12"), or null
+ * @param heartbeats  each rank's last heartbeat (empty for a rank that never reached its main loop)
+ * @param seconds     how long the launch took
+ */
+public record LaunchOutcome(Kind kind, int status, List<Integer> silentRanks, String hang,
+                            List<Optional<HeartbeatSnapshot>> heartbeats, double seconds) {
+
+    public LaunchOutcome {
+        silentRanks = List.copyOf(silentRanks);
+        heartbeats = List.copyOf(heartbeats);
+    }
+
+    /** What ended the launch. */
+    public enum Kind {
+        /** Every rank finished with status 0. */
+        SUCCEEDED,
+        /** Every rank finished, some with a non-zero status: a rejected result or bad input, not a failure. */
+        FAILED,
+        /** Some rank died without recording a status: killed or crashed. */
+        CRASHED,
+        /** A rank stopped beating for longer than the hang timeout; the coordinator killed the job. */
+        HUNG,
+        /** A rank's NVM restart threw; it recorded the failed attempt and asked for a relaunch that rolls back. */
+        NVM_ATTEMPT_FAILED,
+        /** {@code --timeout} ran out; the job was killed. */
+        TIMED_OUT,
+        /** No rank started: the launcher failed (hosts, agent, network). */
+        NOT_STARTED
+    }
+}

@@ -1,0 +1,150 @@
+package dev.lazarus.coordinator.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.testing.RunningJob;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Relaunch without a person: one {@code ./lazarus run} whose rank is SIGKILLed (or SIGSTOPped) part way brings its
+ * job back by itself, on the path the coordinator chose from the plan's recomputability and the job's measured
+ * times, and ends with a verified result and a summary. Every run must pass its acceptance verification.
+ */
+class AutoRecoveryIT {
+    private static final String SUCCESS = "Verification    =               SUCCESSFUL";
+    /**
+     * HEAT's regions with nothing persisted: a process crash leaves the heap whole (the page cache outlives the
+     * process), so NVM restart never finds a persistence operation cut short; the plan only carries R.
+     */
+    private static final String HEAT_REGIONS = "regions=redSweep,blackSweep\ncritical=\n";
+
+    @TempDir
+    Path dir;
+
+    private Path plan(String app, String body, double recomputability) throws Exception {
+        Path plan = dir.resolve(app + "-" + recomputability + ".plan");
+        Files.writeString(plan, "app=" + app + "\n" + body + "recomputability=" + recomputability + "\n",
+                StandardCharsets.UTF_8);
+        return plan;
+    }
+
+    private String[] heat(String backend, String job, Path plan, String... more) {
+        List<String> args = new ArrayList<>(List.of("run", "--np", "2", "--backend", backend, "--job", job,
+                "--nvm-dir", dir.resolve("nvm").toString(), "--timeout", "300", "--plan", plan.toString()));
+        args.addAll(List.of(more));
+        args.addAll(List.of("solver.HEAT", "--class", "A"));
+        return args.toArray(String[]::new);
+    }
+
+    /** Waits until the job printed {@code line} (it must not end first). */
+    private static void waitFor(RunningJob job, String line) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!job.outputNow().contains(line)) {
+            assertTrue(job.process().isAlive() && System.nanoTime() < deadline, "no '" + line + "': "
+                    + job.outputNow());
+            Thread.sleep(20);
+        }
+    }
+
+    /** SIGKILLs one rank JVM and returns what the job printed once it ended, which must be with status 0. */
+    private static String killARankAndAwaitRecovery(RunningJob job, String test) throws Exception {
+        assertTrue(job.rankJvms().getFirst().destroyForcibly(), "no rank to kill");
+        String out = reported(test, job.awaitEnd());
+        assertEquals(0, job.process().exitValue(), out);
+        return out;
+    }
+
+    /** Prints the coordinator's and the ranks' recovery lines, the evidence of the run, to the test's output. */
+    private static String reported(String test, String out) {
+        System.out.println("AutoRecoveryIT " + test + ":");
+        out.lines().filter(l -> l.startsWith("lazarus: ") && !l.startsWith("lazarus: building"))
+                .forEach(l -> System.out.println("  " + l));
+        return out;
+    }
+
+    private static long count(String text, String what) {
+        return text.lines().filter(l -> l.contains(what)).count();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"openmpi", "mpj"})
+    void aKilledRankIsBroughtBackFromNvmByTheSameCommand(String backend) throws Exception {
+        RunningJob job = RunningJob.start(heat(backend, "auto-" + backend, plan("solver.HEAT", HEAT_REGIONS, 1.0)),
+                Map.of());
+        waitFor(job, "iteration   1200");
+        String out = killARankAndAwaitRecovery(job, "kill " + backend);
+        assertTrue(out.contains("lazarus: failure 1: rank crash"), out);
+        assertTrue(out.contains("-> NVM restart at "), out);
+        assertTrue(out.contains("lazarus: NVM restart: resuming at iteration"), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}"), out);
+        assertTrue(out.contains("result: verified (exit status 0)"), out);
+    }
+
+    /** FT's recomputability is low (paper §6): the coordinator rolls back and the ranks never try NVM. */
+    @Test
+    void aLowRecomputabilityRollsBackWithoutAnNvmAttempt() throws Exception {
+        Path plan = plan("npb.FT", "regions=evolve,fft,checksum\ncritical=\n", 0.02);
+        RunningJob job = RunningJob.start(new String[] {"run", "--np", "2", "--job", "ft-low", "--nvm-dir",
+            dir.resolve("nvm").toString(), "--timeout", "300", "--plan", plan.toString(), "npb.FT", "--class", "A"},
+                Map.of());
+        waitFor(job, " T =    2 ");
+        String out = killARankAndAwaitRecovery(job, "low R");
+        assertTrue(out.contains("R 0.02 (plan 0.02)"), out);
+        assertTrue(out.contains("-> beginning [cheapest]"), out);
+        assertTrue(out.contains("lazarus: NVM start: fresh (the coordinator chose rollback: beginning expected"), out);
+        assertFalse(out.contains("NVM restart: resuming"), out);
+        assertEquals(1, count(out, SUCCESS), out);
+    }
+
+    /** With checkpoints, a rollback restores the newest version rather than starting again. */
+    @Test
+    void aRollbackRestoresTheCheckpointTheCoordinatorChose() throws Exception {
+        RunningJob job = RunningJob.start(heat("openmpi", "auto-ckpt", plan("solver.HEAT", HEAT_REGIONS, 0.0),
+                "--ckpt-every", "400", "--ckpt-dir", dir.resolve("l1").toString(), "--pfs-dir",
+                dir.resolve("pfs").toString()), Map.of());
+        waitFor(job, "iteration   1920");
+        String out = killARankAndAwaitRecovery(job, "checkpoint");
+        Matcher chosen = Pattern.compile("-> L1 v(\\d+) \\[cheapest]").matcher(out);
+        assertTrue(chosen.find(), out);
+        assertTrue(Long.parseLong(chosen.group(1)) >= 1600, "the newest version on L1: " + out);
+        assertTrue(out.contains("checkpoint restart: restored version " + chosen.group(1) + " from L1"), out);
+        assertFalse(out.contains("NVM restart: resuming"), out);
+        assertEquals(1, count(out, SUCCESS), out);
+    }
+
+    /** A rank stopped in its main loop stalls the job; the coordinator sees its silent heartbeat and recovers. */
+    @Test
+    void aStoppedRankIsAHangThatIsKilledAndRecovered() throws Exception {
+        RunningJob job = RunningJob.start(heat("openmpi", "auto-hang", plan("solver.HEAT", HEAT_REGIONS, 1.0),
+                "--hang-timeout", "3"), Map.of());
+        waitFor(job, "iteration    720");
+        ProcessHandle rank = job.rankJvms().getFirst();
+        Process stop = new ProcessBuilder("kill", "-STOP", Long.toString(rank.pid())).start();
+        assertEquals(0, stop.waitFor(), "kill -STOP");
+        String out = reported("hang", job.awaitEnd());
+        assertEquals(0, job.process().exitValue(), out);
+        assertTrue(out.contains("lazarus: hang: rank "), out);
+        assertTrue(out.contains("(hang timeout 3 s); the job was killed"), out);
+        assertTrue(out.contains("lazarus: failure 1: hang (rank "), out);
+        assertTrue(out.contains("lazarus: NVM restart: resuming at iteration"), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        assertTrue(out.contains("{hang=1}"), out);
+        assertFalse(rank.isAlive(), "the stopped rank was killed");
+    }
+}

@@ -1,0 +1,152 @@
+package dev.lazarus.coordinator.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.coordinator.launch.Backend;
+import dev.lazarus.coordinator.launch.HangWatch;
+import dev.lazarus.coordinator.launch.LaunchOutcome;
+import dev.lazarus.coordinator.launch.LaunchPlan;
+import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.mpi.launch.LaunchDirective;
+import dev.lazarus.recovery.policy.failure.RecoveryMode;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The coordinator's loop over scripted launches: which failures it recovers from, what it tells the next launch, when
+ * it gives up, and what it prints. Two ranks, 100 iterations of 0.1 s, set-up 1 s; no checkpoints, so a rollback is
+ * the beginning: W(0) = 100 x 0.1 + 0.1 (the verification, unmeasured, estimated as an iteration) + 1 = 11.1 s.
+ */
+class JobCoordinatorTest {
+    private static final LaunchPlan PLAN = new LaunchPlan(new LaunchRequest(2, Backend.OPENMPI, null, null, null,
+            List.of(), List.of(), "npb.CG", List.of(), null), List.of("true"), Map.of());
+
+    private final ByteArrayOutputStream text = new ByteArrayOutputStream();
+    private final PrintStream err = new PrintStream(text, true, StandardCharsets.UTF_8);
+    private final List<LaunchDirective> directives = new ArrayList<>();
+
+    private static Optional<HeartbeatSnapshot> beat(int iteration, boolean resumed, boolean finished,
+                                                    boolean accepted, boolean rolledBack) {
+        long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
+        return Optional.of(new HeartbeatSnapshot(System.currentTimeMillis(), iteration, 1, 100, 100, true, resumed,
+                finished, accepted, rolledBack, -1, 1_000_000_000L, 0, tenth));
+    }
+
+    private static LaunchOutcome crashedAt(int iteration) {
+        return new LaunchOutcome(LaunchOutcome.Kind.CRASHED, 1, List.of(0, 1), null,
+                List.of(beat(iteration, false, false, false, false), beat(iteration, false, false, false, false)),
+                5.0);
+    }
+
+    private static LaunchOutcome succeeded(boolean resumed) {
+        return new LaunchOutcome(LaunchOutcome.Kind.SUCCEEDED, 0, List.of(), null,
+                List.of(beat(100, resumed, true, true, false), beat(100, resumed, true, true, false)), 5.0);
+    }
+
+    private int run(JobOptions options, LaunchOutcome... script) throws Exception {
+        Deque<LaunchOutcome> outcomes = new ArrayDeque<>(List.of(script));
+        return new JobCoordinator((plan, directive, hangs) -> {
+            directives.add(directive);
+            return outcomes.removeFirst();
+        }, options, err).run(PLAN);
+    }
+
+    private static JobOptions options(int maxRestarts, RecoveryMode mode, Double planned) {
+        return new JobOptions(maxRestarts, mode, new HangWatch(null), RestoreSources.none(), planned, true);
+    }
+
+    private String printed() {
+        return text.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void aCrashIsRecoveredFromNvmWithoutAPerson() throws Exception {
+        // R 0.9 (plan): NVM at 90 = 1 (restart: the last set-up) + 10 x 0.1 + 0.1 + 0.1 x 11.1 = 3.21 < 11.1.
+        assertEquals(0, run(options(10, RecoveryMode.AUTO, 0.9), crashedAt(90), succeeded(true)));
+        assertEquals(List.of(LaunchDirective.none(), LaunchDirective.none()), directives);
+        String out = printed();
+        assertTrue(out.contains("lazarus: failure 1: rank crash (ranks [0, 1] without a status) at iteration 90 of"
+                + " 100: NVM restart at 90 3.2 s"), out);
+        assertTrue(out.contains("-> NVM restart at 90 [cheapest]"), out);
+        assertTrue(out.contains("lazarus: relaunch 1 of at most 10: NVM restart at 90"), out);
+        assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}, 0.0 s of work done again;"
+                + " result: verified (exit status 0)"), out);
+    }
+
+    @Test
+    void aLowRecomputabilityRollsBackAndTellsTheRanksSo() throws Exception {
+        // R 0.05: NVM = 2.1 + 0.95 x 11.1 = 12.6 > 11.1: the beginning.
+        assertEquals(0, run(options(10, RecoveryMode.AUTO, 0.05), crashedAt(90), succeeded(false)));
+        assertTrue(directives.get(1).rollBack(), directives.toString());
+        assertTrue(directives.get(1).reason().startsWith("beginning expected 11.1 s"), directives.toString());
+        assertTrue(printed().contains("lazarus:   launch 1: rank crash -> beginning, decided in"), printed());
+        assertTrue(printed().contains(", 9.0 s of work again"), "90 iterations of 0.1 s again: " + printed());
+    }
+
+    @Test
+    void aRejectedResultBadInputATimeoutAndAJobThatNeverStartedAreTheJobsStatus() throws Exception {
+        for (LaunchOutcome.Kind kind : List.of(LaunchOutcome.Kind.FAILED, LaunchOutcome.Kind.TIMED_OUT,
+                LaunchOutcome.Kind.NOT_STARTED)) {
+            directives.clear();
+            LaunchOutcome outcome = new LaunchOutcome(kind, 7, List.of(), null, List.of(), 1.0);
+            assertEquals(7, run(options(10, RecoveryMode.AUTO, null), outcome), kind.name());
+            assertEquals(1, directives.size(), kind + " is not relaunched");
+        }
+        assertFalse(printed().contains("summary"), "no failure, no summary: " + printed());
+    }
+
+    @Test
+    void itGivesUpAfterMaxRestarts() throws Exception {
+        assertEquals(1, run(options(2, RecoveryMode.AUTO, 0.9), crashedAt(10), crashedAt(20), crashedAt(30)));
+        assertEquals(3, directives.size());
+        assertTrue(printed().contains("lazarus: giving up: rank crash after 2 restart(s) (--max-restarts)"),
+                printed());
+        assertTrue(printed().contains("lazarus: summary: 3 launches, 2 failures"), printed());
+    }
+
+    @Test
+    void twoCrashesBeforeTheMainLoopEndTheJob() throws Exception {
+        LaunchOutcome early = new LaunchOutcome(LaunchOutcome.Kind.CRASHED, 1, List.of(1), null,
+                List.of(Optional.empty(), Optional.empty()), 0.5);
+        assertEquals(1, run(options(10, RecoveryMode.AUTO, null), early, early));
+        assertEquals(2, directives.size());
+        assertTrue(printed().contains("failure 1: rank crash before any rank reached its main loop -> relaunch as"
+                + " before"), printed());
+        assertTrue(printed().contains("giving up: the job failed before its main loop in two launches in a row"),
+                printed());
+    }
+
+    @Test
+    void aHangIsKilledAndRecoveredAndAThrowingRestartRollsBack() throws Exception {
+        LaunchOutcome hung = new LaunchOutcome(LaunchOutcome.Kind.HUNG, 1, List.of(0, 1),
+                "rank 1 silent for 61 s in iteration 50 (hang timeout 60 s)",
+                List.of(beat(50, false, false, false, false), beat(50, false, false, false, false)), 70.0);
+        LaunchOutcome threw = new LaunchOutcome(LaunchOutcome.Kind.NVM_ATTEMPT_FAILED, 3, List.of(), null,
+                List.of(beat(51, true, false, false, false), beat(51, true, false, false, false)), 2.0);
+        assertEquals(0, run(options(10, RecoveryMode.AUTO, 0.9), hung, threw, succeeded(false)));
+        assertFalse(directives.get(1).rollBack(), "after the hang: NVM restart");
+        assertTrue(directives.get(2).rollBack(), "after the NVM restart threw: never NVM again for that failure");
+        assertTrue(printed().contains("lazarus: failure 1: hang (rank 1 silent for 61 s in iteration 50 (hang"
+                + " timeout 60 s)) at iteration 50"), printed());
+        assertTrue(printed().contains("{hang=1, rank crash=1}"), printed());
+    }
+
+    @Test
+    void recoveryRollbackNeverResumesFromNvm() throws Exception {
+        assertEquals(0, run(options(10, RecoveryMode.ROLLBACK, 1.0), crashedAt(99), succeeded(false)));
+        assertTrue(directives.get(1).rollBack());
+        assertTrue(printed().contains("[--recovery rollback]"), printed());
+    }
+}

@@ -1,0 +1,54 @@
+package dev.lazarus.coordinator.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** A hung rank told from a slow one, with the timeout each case gets. */
+class HangWatchTest {
+    private static final long NOW = 1_000_000_000L;
+
+    /** A rank in iteration {@code iteration} whose last beat was {@code ago} ms before NOW, iterations of {@code s}. */
+    private static Optional<HeartbeatSnapshot> beat(int iteration, long ago, double s, boolean finished) {
+        long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
+        return Optional.of(new HeartbeatSnapshot(NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
+                false, -1, 0, 0, durations));
+    }
+
+    @Test
+    void theDerivedTimeoutIsTenMedianIterationsAndAtLeastAMinute() {
+        HangWatch derived = new HangWatch(null);
+        assertEquals(HangWatch.MINIMUM, derived.timeout(List.of(beat(3, 0, 0.5, false))));
+        assertEquals(Duration.ofSeconds(120), derived.timeout(List.of(beat(3, 0, 2.0, false), beat(3, 0, 12.0,
+                false))), "ten of the slowest rank's iterations");
+        assertEquals(HangWatch.MINIMUM, derived.timeout(List.of(Optional.empty())));
+        assertEquals(Duration.ofSeconds(5), new HangWatch(Duration.ofSeconds(5)).timeout(List.of(beat(3, 0, 12.0,
+                false))), "--hang-timeout wins");
+    }
+
+    @Test
+    void theRankSilentLongestIsTheHungOne() {
+        HangWatch watch = new HangWatch(Duration.ofSeconds(5));
+        // Rank 1 stopped first; rank 0 waited for it in MPI and stopped beating a moment later.
+        List<Optional<HeartbeatSnapshot>> beats = List.of(beat(8, 9_000, 0.1, false), beat(7, 9_500, 0.1, false),
+                beat(8, 100, 0.1, false));
+        assertEquals(Optional.of("rank 1 silent for 10 s in iteration 7 (hang timeout 5 s)"), watch.hung(beats, NOW));
+    }
+
+    @Test
+    void slowRanksRanksInSetUpAndFinishedRanksAreNotHung() {
+        HangWatch watch = new HangWatch(Duration.ofSeconds(5));
+        assertTrue(watch.hung(List.of(beat(8, 4_900, 0.1, false)), NOW).isEmpty(), "within the timeout");
+        assertTrue(watch.hung(List.of(Optional.empty()), NOW).isEmpty(), "no heartbeat yet (set-up)");
+        assertTrue(watch.hung(List.of(beat(100, 60_000, 0.1, true)), NOW).isEmpty(), "finished: verifying, exiting");
+        assertEquals("--hang-timeout must be positive (got 0)",
+                assertThrows(IllegalArgumentException.class, () -> new HangWatch(Duration.ZERO)).getMessage());
+    }
+}

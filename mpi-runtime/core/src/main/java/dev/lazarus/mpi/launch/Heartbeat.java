@@ -1,0 +1,174 @@
+package dev.lazarus.mpi.launch;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+
+/**
+ * A rank's heartbeat: a small memory-mapped file, {@code rank-N.heartbeat} in the launch's status directory
+ * ({@value ExitStatusFiles#ENV}), that the rank updates at the start of every main-loop iteration with plain stores
+ * (no system call), and that the coordinator reads while the job runs (to tell a hang from a slow iteration) and after
+ * it failed (how far it got, how fast, what it restarted from). A page of shared memory costs the rank a few stores
+ * per iteration; the reader takes a consistent snapshot with the sequence counter ({@link HeartbeatFile}).
+ *
+ * <p>Without a status directory (tests, a rank started by hand) every method does nothing.
+ */
+public final class Heartbeat implements AutoCloseable {
+    private static final Heartbeat NONE = new Heartbeat(null, null);
+
+    private final Arena arena;
+    private final MemorySegment page;
+    private long lastBeatNanos;
+    private int durations;
+
+    private Heartbeat(Arena arena, MemorySegment page) {
+        this.arena = arena;
+        this.page = page;
+    }
+
+    /** A heartbeat that records nothing. */
+    public static Heartbeat none() {
+        return NONE;
+    }
+
+    /**
+     * The heartbeat of {@code rank} in the status directory {@code environment} names, or {@link #none()} without one.
+     * A file that cannot be made is reported once on standard error and the rank goes on without a heartbeat: the
+     * coordinator then cannot detect its hang, but the job runs.
+     */
+    public static Heartbeat forRank(Map<String, String> environment, int rank) {
+        String dir = environment.get(ExitStatusFiles.ENV);
+        if (dir == null || dir.isBlank()) {
+            return NONE;
+        }
+        try {
+            return open(Path.of(dir), rank);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("lazarus: rank " + rank + ": no heartbeat (" + e.getMessage() + "); hangs of this rank"
+                    + " go undetected");
+            return NONE;
+        }
+    }
+
+    /** Creates (0600, never through a link) and maps {@code rank}'s heartbeat file in {@code dir}. */
+    static Heartbeat open(Path dir, int rank) throws IOException {
+        Path file = HeartbeatFile.file(dir, rank);
+        Files.deleteIfExists(file);
+        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Arena arena = Arena.ofShared();
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                LinkOption.NOFOLLOW_LINKS)) {
+            MemorySegment page = channel.map(FileChannel.MapMode.READ_WRITE, 0, HeartbeatFile.BYTES, arena);
+            page.set(ValueLayout.JAVA_INT, HeartbeatFile.MAGIC_AT, HeartbeatFile.MAGIC);
+            page.set(ValueLayout.JAVA_INT, HeartbeatFile.VERSION_AT, HeartbeatFile.VERSION);
+            return new Heartbeat(arena, page);
+        } catch (IOException | RuntimeException e) {
+            arena.close();
+            throw e;
+        }
+    }
+
+    /**
+     * The main loop is about to start.
+     *
+     * @param firstIteration   where it starts (1 on a fresh start)
+     * @param iterations       its normal number of iterations
+     * @param maxIterations    how far a resumed run may go before its verification counts as rejected
+     * @param persistent       whether the application's objects live in a persistent heap (not plain arrays)
+     * @param resumedFromNvm   whether this start resumed from NVM (once set, it stays set for the launch)
+     * @param restoredVersion  the checkpoint version this start restored, or -1
+     * @param setUpNanos       the time from the start of the run to here (heap attach, restore, initialization)
+     */
+    public void start(int firstIteration, int iterations, int maxIterations, boolean persistent, boolean resumedFromNvm,
+                      long restoredVersion, long setUpNanos) {
+        if (page == null) {
+            return;
+        }
+        // RESUMED stays set through a rollback within the launch: the coordinator counts the NVM attempt and its
+        // outcome (ROLLED_BACK) from the launch's last heartbeat.
+        int flags = (persistent ? HeartbeatFile.PERSISTENT : 0) | (resumedFromNvm ? HeartbeatFile.RESUMED : 0)
+                | (page.get(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT) & HeartbeatFile.RESUMED);
+        long seq = beginWrite();
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.FIRST_AT, firstIteration);
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.ITERATIONS_AT, iterations);
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.MAX_ITERATIONS_AT, maxIterations);
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT, flags);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.RESTORED_AT, restoredVersion);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_AT, setUpNanos);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.BEAT_AT, System.currentTimeMillis());
+        endWrite(seq);
+        lastBeatNanos = 0;
+    }
+
+    /** Iteration {@code iteration} begins: records it, the time, and how long the previous iteration took. */
+    public void beat(int iteration) {
+        if (page == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        long previous = lastBeatNanos;
+        lastBeatNanos = now;
+        long seq = beginWrite();
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.ITERATION_AT, iteration);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.BEAT_AT, System.currentTimeMillis());
+        if (previous != 0) {
+            int slot = durations++ % HeartbeatFile.DURATIONS;
+            page.set(ValueLayout.JAVA_LONG, HeartbeatFile.DURATIONS_AT + 8L * slot, now - previous);
+            page.set(ValueLayout.JAVA_INT, HeartbeatFile.DURATION_COUNT_AT, Math.min(durations,
+                    HeartbeatFile.DURATIONS));
+        }
+        endWrite(seq);
+    }
+
+    /**
+     * The run has ended with a verdict.
+     *
+     * @param accepted          whether the acceptance verification accepted the result
+     * @param rolledBack        whether an NVM restart was rejected and the run rolled back
+     * @param verificationNanos the time one verification took
+     */
+    public void finish(boolean accepted, boolean rolledBack, long verificationNanos) {
+        if (page == null) {
+            return;
+        }
+        long seq = beginWrite();
+        int flags = page.get(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT) | HeartbeatFile.FINISHED
+                | (accepted ? HeartbeatFile.ACCEPTED : 0) | (rolledBack ? HeartbeatFile.ROLLED_BACK : 0);
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT, flags);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.VERIFICATION_AT, verificationNanos);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.BEAT_AT, System.currentTimeMillis());
+        endWrite(seq);
+    }
+
+    /**
+     * Makes the sequence odd before a write; {@link #endWrite} makes it even again. A reader that sees the same even
+     * value before and after its read has a consistent snapshot (a seqlock), without the writer ever waiting.
+     */
+    private long beginWrite() {
+        long seq = page.get(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT) + 1;
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT, seq);
+        VarHandle.storeStoreFence();
+        return seq;
+    }
+
+    private void endWrite(long seq) {
+        VarHandle.storeStoreFence();
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT, seq + 1);
+    }
+
+    @Override
+    public void close() {
+        if (arena != null) {
+            arena.close();
+        }
+    }
+}

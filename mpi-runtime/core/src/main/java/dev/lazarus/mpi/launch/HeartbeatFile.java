@@ -1,0 +1,154 @@
+package dev.lazarus.mpi.launch;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Optional;
+
+/**
+ * The layout of a {@link Heartbeat} file and its reader. Native byte order (writer and reader share the node):
+ *
+ * <pre>
+ *   0 int   magic 'LZHB'          4 int  version 1
+ *   8 long  sequence (odd while the rank writes)
+ *  16 long  last beat, epoch milliseconds
+ *  24 int   iteration begun       28 int  first iteration of this start
+ *  32 int   iterations            36 int  flags (persistent, resumed, finished, accepted, rolled back)
+ *  40 long  restored version (-1: none)
+ *  48 long  set-up nanoseconds    56 long one verification, nanoseconds
+ *  64 int   durations recorded (at most 16)   68 int  max iterations (a resumed run may go that far)
+ *  72 long[16] the last iterations' durations, nanoseconds, a ring
+ * </pre>
+ */
+public final class HeartbeatFile {
+    static final int BYTES = 256;
+    static final int MAGIC = 0x4c5a4842;
+    static final int VERSION = 1;
+    static final int DURATIONS = 16;
+
+    static final int MAGIC_AT = 0;
+    static final int VERSION_AT = 4;
+    static final int SEQUENCE_AT = 8;
+    static final int BEAT_AT = 16;
+    static final int ITERATION_AT = 24;
+    static final int FIRST_AT = 28;
+    static final int ITERATIONS_AT = 32;
+    static final int FLAGS_AT = 36;
+    static final int RESTORED_AT = 40;
+    static final int SET_UP_AT = 48;
+    static final int VERIFICATION_AT = 56;
+    static final int DURATION_COUNT_AT = 64;
+    static final int MAX_ITERATIONS_AT = 68;
+    static final int DURATIONS_AT = 72;
+
+    static final int PERSISTENT = 1;
+    static final int RESUMED = 2;
+    static final int FINISHED = 4;
+    static final int ACCEPTED = 8;
+    static final int ROLLED_BACK = 16;
+
+    private static final int ATTEMPTS = 1000;
+
+    private HeartbeatFile() {
+    }
+
+    /** The heartbeat file of {@code rank} in the status directory {@code dir}. */
+    public static Path file(Path dir, int rank) {
+        return dir.resolve("rank-" + rank + ".heartbeat");
+    }
+
+    /**
+     * A consistent snapshot of {@code rank}'s heartbeat, or empty when the rank wrote none (it never reached its main
+     * loop, or had no status directory) or the file is not a heartbeat (wrong size, magic or version; a link).
+     */
+    public static Optional<HeartbeatSnapshot> read(Path dir, int rank) throws IOException {
+        Path file = file(dir, rank);
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) != BYTES) {
+            return Optional.empty();
+        }
+        ByteBuffer page = ByteBuffer.allocate(BYTES).order(ByteOrder.nativeOrder());
+        ByteBuffer sequence = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
+            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+                long before = sequenceOf(channel, sequence);
+                page.clear();
+                while (page.hasRemaining() && channel.read(page, page.position()) > 0) {
+                    // a page of the page cache: one read in practice
+                }
+                long after = sequenceOf(channel, sequence);
+                if (before == after && (before & 1) == 0) {
+                    return parse(page);
+                }
+                Thread.yield();
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static long sequenceOf(FileChannel channel, ByteBuffer buffer) throws IOException {
+        buffer.clear();
+        channel.read(buffer, SEQUENCE_AT);
+        return buffer.getLong(0);
+    }
+
+    private static Optional<HeartbeatSnapshot> parse(ByteBuffer page) {
+        if (page.getInt(MAGIC_AT) != MAGIC || page.getInt(VERSION_AT) != VERSION) {
+            return Optional.empty();
+        }
+        int count = Math.clamp(page.getInt(DURATION_COUNT_AT), 0, DURATIONS);
+        long[] durations = new long[count];
+        for (int i = 0; i < count; i++) {
+            durations[i] = page.getLong(DURATIONS_AT + 8 * i);
+        }
+        int flags = page.getInt(FLAGS_AT);
+        return Optional.of(new HeartbeatSnapshot(page.getLong(BEAT_AT), page.getInt(ITERATION_AT),
+                page.getInt(FIRST_AT), page.getInt(ITERATIONS_AT), page.getInt(MAX_ITERATIONS_AT),
+                (flags & PERSISTENT) != 0,
+                (flags & RESUMED) != 0, (flags & FINISHED) != 0, (flags & ACCEPTED) != 0,
+                (flags & ROLLED_BACK) != 0, page.getLong(RESTORED_AT), page.getLong(SET_UP_AT),
+                page.getLong(VERIFICATION_AT), durations));
+    }
+
+    /**
+     * What a rank's heartbeat said.
+     *
+     * @param lastBeatMillis    when it last wrote, epoch milliseconds (0: it never reached its main loop)
+     * @param iteration         the iteration it had begun (0: none yet)
+     * @param firstIteration    where this start's main loop began
+     * @param iterations        the application's normal number of iterations
+     * @param maxIterations     how far a resumed run may iterate before its verification counts as rejected
+     * @param persistent        whether its objects live in a persistent heap
+     * @param resumedFromNvm    whether this launch began by resuming from NVM (also after it rolled back)
+     * @param finished          whether the run reached its verdict
+     * @param accepted          whether the verdict accepted the result
+     * @param rolledBack        whether an NVM restart was rejected and the run rolled back
+     * @param restoredVersion   the checkpoint version this start restored, or -1
+     * @param setUpNanos        the time from the run's start to its first iteration
+     * @param verificationNanos the time of one verification (0 until finished)
+     * @param durations         the last iterations' durations, nanoseconds, in no particular order
+     */
+    public record HeartbeatSnapshot(long lastBeatMillis, int iteration, int firstIteration, int iterations,
+                                    int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
+                                    boolean accepted,
+                                    boolean rolledBack, long restoredVersion, long setUpNanos,
+                                    long verificationNanos, long[] durations) {
+
+        /** @return the median of the recorded iteration times, in seconds, or NaN when none is recorded */
+        public double medianIterationSeconds() {
+            if (durations.length == 0) {
+                return Double.NaN;
+            }
+            long[] sorted = durations.clone();
+            Arrays.sort(sorted);
+            int mid = sorted.length / 2;
+            double median = sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2.0;
+            return median * 1e-9;
+        }
+    }
+}

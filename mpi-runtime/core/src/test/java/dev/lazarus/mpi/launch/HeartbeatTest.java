@@ -1,0 +1,156 @@
+package dev.lazarus.mpi.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A rank's heartbeat as the coordinator reads it: what the rank wrote, consistent, and nothing else. */
+class HeartbeatTest {
+    @TempDir
+    Path dir;
+
+    private static Map<String, String> env(Path dir) {
+        return Map.of(ExitStatusFiles.ENV, dir.toString());
+    }
+
+    @Test
+    void theCoordinatorReadsWhatTheRankWrote() throws Exception {
+        long before = System.currentTimeMillis();
+        try (Heartbeat beat = Heartbeat.forRank(env(dir), 3)) {
+            beat.start(5, 100, 200, true, true, -1, 2_000_000_000L);
+            for (int it = 5; it <= 9; it++) {
+                beat.beat(it);
+                Thread.sleep(2);
+            }
+            HeartbeatSnapshot s = HeartbeatFile.read(dir, 3).orElseThrow();
+            assertEquals(9, s.iteration());
+            assertEquals(5, s.firstIteration());
+            assertEquals(100, s.iterations());
+            assertEquals(200, s.maxIterations());
+            assertTrue(s.persistent() && s.resumedFromNvm() && !s.finished());
+            assertEquals(-1, s.restoredVersion());
+            assertEquals(2_000_000_000L, s.setUpNanos());
+            assertEquals(4, s.durations().length, "five beats measure four iterations");
+            assertTrue(s.medianIterationSeconds() >= 0.002 && s.medianIterationSeconds() < 1,
+                    "median " + s.medianIterationSeconds());
+            assertTrue(s.lastBeatMillis() >= before);
+            // A rollback within the launch starts again, fresh: the launch still began with an NVM restart.
+            beat.start(1, 100, 200, true, false, 40, 1);
+            beat.finish(true, true, 3_000_000L);
+            s = HeartbeatFile.read(dir, 3).orElseThrow();
+            assertTrue(s.resumedFromNvm() && s.finished() && s.accepted() && s.rolledBack(), s.toString());
+            assertEquals(40, s.restoredVersion());
+            assertEquals(3_000_000L, s.verificationNanos());
+        }
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                HeartbeatFile.file(dir, 3))));
+    }
+
+    @Test
+    void theDurationsAreARingOfTheLastSixteen() throws Exception {
+        try (Heartbeat beat = Heartbeat.forRank(env(dir), 0)) {
+            beat.start(1, 50, 50, false, false, -1, 0);
+            for (int it = 1; it <= 40; it++) {
+                beat.beat(it);
+            }
+            HeartbeatSnapshot s = HeartbeatFile.read(dir, 0).orElseThrow();
+            assertEquals(HeartbeatFile.DURATIONS, s.durations().length);
+            assertFalse(s.persistent());
+        }
+    }
+
+    @Test
+    void aReaderKeepsUpWithARankThatBeatsFast() throws Exception {
+        try (Heartbeat beat = Heartbeat.forRank(env(dir), 1)) {
+            beat.start(1, Integer.MAX_VALUE, Integer.MAX_VALUE, true, false, -1, 0);
+            AtomicBoolean stop = new AtomicBoolean();
+            Thread writer = Thread.ofPlatform().start(() -> {
+                for (int it = 1; !stop.get(); it++) {
+                    beat.beat(it);
+                    for (int spin = 0; spin < 100; spin++) {
+                        Thread.onSpinWait();   // a rank beats once per iteration, not back to back
+                    }
+                }
+            });
+            try {
+                int last = 0;
+                for (int i = 0; i < 2000; i++) {
+                    HeartbeatSnapshot s = HeartbeatFile.read(dir, 1).orElseThrow();
+                    assertTrue(s.iteration() >= last, "iterations only grow: " + s.iteration() + " < " + last);
+                    last = s.iteration();
+                }
+            } finally {
+                stop.set(true);
+                writer.join();
+            }
+        }
+    }
+
+    /** The seqlock: while the sequence is odd the rank is writing, and the reader takes nothing from that page. */
+    @Test
+    void aBeatBeingWrittenIsNeverRead() throws Exception {
+        try (Heartbeat beat = Heartbeat.forRank(env(dir), 6)) {
+            beat.start(1, 10, 10, true, false, -1, 0);
+            beat.beat(7);
+        }
+        Path file = HeartbeatFile.file(dir, 6);
+        assertEquals(7, HeartbeatFile.read(dir, 6).orElseThrow().iteration());
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer sequence = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+            channel.read(sequence, HeartbeatFile.SEQUENCE_AT);
+            long even = sequence.getLong(0);
+            assertEquals(0, even & 1, "a finished write leaves the sequence even");
+            channel.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, even + 1),
+                    HeartbeatFile.SEQUENCE_AT);
+            assertTrue(HeartbeatFile.read(dir, 6).isEmpty(), "a page in the middle of a write was read");
+            channel.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, even + 2),
+                    HeartbeatFile.SEQUENCE_AT);
+            assertEquals(7, HeartbeatFile.read(dir, 6).orElseThrow().iteration());
+        }
+    }
+
+    @Test
+    void noStatusDirectoryMeansNoHeartbeatAndAForeignFileIsNone() throws Exception {
+        try (Heartbeat none = Heartbeat.forRank(Map.of(), 0)) {
+            none.start(1, 1, 1, true, false, -1, 0);
+            none.beat(1);
+        }
+        assertTrue(HeartbeatFile.read(dir, 0).isEmpty(), "no file, no heartbeat");
+        Files.write(HeartbeatFile.file(dir, 2), new byte[HeartbeatFile.BYTES]);
+        assertTrue(HeartbeatFile.read(dir, 2).isEmpty(), "a page without the magic is not a heartbeat");
+        Files.write(HeartbeatFile.file(dir, 4), new byte[7]);
+        assertTrue(HeartbeatFile.read(dir, 4).isEmpty(), "a file of the wrong size is not a heartbeat");
+        Files.createSymbolicLink(HeartbeatFile.file(dir, 5), HeartbeatFile.file(dir, 2));
+        assertTrue(HeartbeatFile.read(dir, 5).isEmpty(), "a link is never followed");
+    }
+
+    @Test
+    void aDirectiveTravelsFromTheCoordinatorToTheRanks() throws Exception {
+        assertFalse(LaunchDirective.of(env(dir)).rollBack(), "no directive: the ranks decide as always");
+        LaunchDirective.write(dir, new LaunchDirective(true, "L1 v800 expected\n41.0 s"));
+        assertEquals(new LaunchDirective(true, "L1 v800 expected 41.0 s"), LaunchDirective.of(env(dir)));
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                dir.resolve(LaunchDirective.FILE))));
+        Files.writeString(dir.resolve(LaunchDirective.FILE), "nvm=maybe\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LaunchDirective.of(env(dir))).getMessage()
+                .endsWith("nvm=maybe is neither auto nor rollback"));
+        Files.writeString(dir.resolve(LaunchDirective.FILE), "x".repeat(5000));
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LaunchDirective.of(env(dir))).getMessage()
+                .contains("at most 4096 bytes"));
+    }
+}
