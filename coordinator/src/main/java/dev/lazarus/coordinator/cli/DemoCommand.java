@@ -32,6 +32,7 @@ final class DemoCommand implements Callable<Integer> {
                 List.of("--class", "W"), null);
         JobOptions job = new JobOptions(JobOptions.DEFAULT_MAX_RESTARTS, RecoveryMode.AUTO, new HangWatch(null),
                 RestoreSources.none(), null, true);
-        return RunCommand.launch(cli, request, job, false);
+        JobKeeping keeping = JobKeeping.of(cli.environment(), null, "npb.CG", null, null);
+        return RunCommand.launch(cli, request, job, keeping, false);
     }
 }

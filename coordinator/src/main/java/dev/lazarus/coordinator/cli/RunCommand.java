@@ -2,6 +2,7 @@ package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.coordinator.job.JobCoordinator;
+import dev.lazarus.coordinator.job.JobDescription;
 import dev.lazarus.coordinator.job.JobOptions;
 import dev.lazarus.coordinator.job.RestoreSources;
 import dev.lazarus.coordinator.launch.Backend;
@@ -135,6 +136,11 @@ final class RunCommand implements Callable<Integer> {
                     + " whenever NVM can serve it) or rollback (never NVM: the newest checkpoint or the beginning).")
     String recovery = "auto";
 
+    @Option(names = "--state-dir", paramLabel = "DIR|off",
+            description = "Where the job's recovery state (launches, failures, decisions, catalog, statistics) is kept"
+                    + " between allocations (default: LAZARUS_COORDINATOR_STATE_DIR or ~/.lazarus/state; off: none).")
+    String stateDirectory;
+
     @Option(names = "--hang-timeout", paramLabel = "SECONDS",
             description = "A rank silent this long in its main loop is hung: the job is killed and relaunched"
                     + " (default: 10 median iterations, at least 60 s).")
@@ -169,12 +175,13 @@ final class RunCommand implements Callable<Integer> {
         LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, options,
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
         JobOptions job = jobOptions(settings);
+        JobKeeping keeping = keeping(settings.jobId());
         if (newSecret == null || dryRun) {
-            return launch(cli, request, job, dryRun);
+            return launch(cli, request, job, keeping, dryRun);
         }
         JobSecrets.create(newSecret);
         try {
-            return launch(cli, request, job, false);
+            return launch(cli, request, job, keeping, false);
         } finally {
             Files.deleteIfExists(newSecret);
         }
@@ -300,14 +307,29 @@ final class RunCommand implements Callable<Integer> {
                 planned, !noNvmRestart && !plainArrays);
     }
 
+    /** Where this job's state is kept and how its coordinator's cluster member is configured. */
+    private JobKeeping keeping(String job) {
+        JobKeeping keeping = JobKeeping.of(cli.environment(), stateDirectory, job, network, hosts);
+        if (keeping.files() != null) {
+            // Checked before the job starts, as the levels are: a state that cannot be kept is an error now.
+            DirectoryCheck.creatable(stateDirectory != null ? "--state-dir" : "state directory",
+                    keeping.files().jobDirectory().getParent());
+        }
+        return keeping;
+    }
+
     /** Plans and runs (or prints) a launch under the coordinator; shared with {@code demo}. */
-    static int launch(LazarusCli cli, LaunchRequest request, JobOptions job, boolean dryRun) throws Exception {
+    static int launch(LazarusCli cli, LaunchRequest request, JobOptions job, JobKeeping keeping, boolean dryRun)
+            throws Exception {
         LaunchPlan plan = cli.launcher().plan(request);
         if (dryRun) {
             plan.environment().forEach((k, v) -> cli.out().println(k + "=" + v));
             cli.out().println(String.join(" ", plan.command()));
             return 0;
         }
-        return new JobCoordinator(cli.launcher()::launch, job, cli.err()).run(plan);
+        JobDescription description = new JobDescription(keeping.job(), request.application(), request.arguments(),
+                request.ranks(), keeping.nodes());
+        return new JobCoordinator(cli.launcher()::launch, job, description, keeping.files(),
+                () -> keeping.cluster().start(keeping.files(), cli.err()), cli.err()).run(plan);
     }
 }

@@ -1,9 +1,10 @@
 package dev.lazarus.coordinator.job;
 
-import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.JobLauncher;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
+import dev.lazarus.coordinator.state.JobState;
+import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.recovery.policy.failure.CostBasedDecision;
 import dev.lazarus.recovery.policy.failure.CostedPath;
@@ -13,7 +14,10 @@ import dev.lazarus.recovery.policy.failure.RecoveryDecision;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Runs a job to a verified result without a person: it launches the job, and after a failure it classifies it,
@@ -25,6 +29,9 @@ import java.util.Optional;
 public final class JobCoordinator {
     private final Launches launcher;
     private final JobOptions options;
+    private final JobDescription job;
+    private final StateFiles stateFiles;
+    private final Supplier<JobState> cluster;
     private final PrintStream err;
 
     /**
@@ -33,24 +40,48 @@ public final class JobCoordinator {
      * @param err      where the coordinator's lines go
      */
     public JobCoordinator(Launches launcher, JobOptions options, PrintStream err) {
+        this(launcher, options, new JobDescription("job", "application", List.of(), 0, List.of()), null, null, err);
+    }
+
+    /**
+     * A coordinator that keeps the job's state: on disk under {@code stateFiles} from the start (loading what
+     * earlier allocations left), and in the job's Hazelcast cluster from its first failure on.
+     *
+     * @param job        what the job is, for its state
+     * @param stateFiles the job's state directory, or null to keep no state
+     * @param cluster    starts this coordinator's member of the job's cluster
+     */
+    public JobCoordinator(Launches launcher, JobOptions options, JobDescription job, StateFiles stateFiles,
+                          Supplier<JobState> cluster, PrintStream err) {
         this.launcher = launcher;
         this.options = options;
+        this.job = job;
+        this.stateFiles = stateFiles;
+        this.cluster = cluster;
         this.err = err;
     }
 
     /** Runs {@code plan} until it succeeds, fails for good or runs out of restarts; returns the job's exit status. */
     public int run(LaunchPlan plan) throws IOException, InterruptedException {
+        try (JobLedger ledger = JobLedger.open(job, stateFiles, cluster, err)) {
+            return run(plan, ledger);
+        }
+    }
+
+    private int run(LaunchPlan plan, JobLedger ledger) throws IOException, InterruptedException {
         JobHistory history = new JobHistory();
+        ledger.seed(history);
         LaunchDirective directive = LaunchDirective.none();
         int crashesBeforeMainLoop = 0;
         for (int launch = 1; ; launch++) {
             LaunchOutcome outcome = launcher.launch(plan, directive, options.hangs());
             long ended = System.nanoTime();
             history.launched(outcome);
+            ledger.launched(outcome, history);
             Optional<FailureClass> failure = classify(outcome);
             if (failure.isEmpty()) {
-                summary(history, outcome);
-                return outcome.status();
+                return end(history, outcome, ledger, outcome.kind() == LaunchOutcome.Kind.SUCCEEDED ? "succeeded"
+                        : "failed");
             }
             boolean reachedMainLoop = outcome.heartbeats().stream().anyMatch(b -> b.isPresent()
                     && b.get().lastBeatMillis() > 0);
@@ -58,16 +89,14 @@ public final class JobCoordinator {
             if (launch > options.maxRestarts()) {
                 err.println("lazarus: giving up: " + failure.get().description() + " after " + options.maxRestarts()
                         + " restart(s) (--max-restarts)");
-                summary(history, outcome);
-                return outcome.status();
+                return end(history, outcome, ledger, "gave up");
             }
             if (crashesBeforeMainLoop >= 2) {
                 err.println("lazarus: giving up: the job failed before its main loop in two launches in a row, which"
                         + " a relaunch does not mend");
-                summary(history, outcome);
-                return outcome.status();
+                return end(history, outcome, ledger, "gave up");
             }
-            directive = decide(failure.get(), outcome, history, launch, ended);
+            directive = decide(failure.get(), outcome, history, launch, ended, ledger);
         }
     }
 
@@ -81,14 +110,16 @@ public final class JobCoordinator {
     }
 
     private LaunchDirective decide(FailureClass failure, LaunchOutcome outcome, JobHistory history, int launch,
-                                   long ended) {
+                                   long ended, JobLedger ledger) {
         Optional<FailureFacts> facts = FailureFactsGatherer.gather(failure, outcome, history, options.sources(),
                 options.plannedRecomputability(), options.nvmAllowed());
         double millis = (System.nanoTime() - ended) * 1e-6;
         if (facts.isEmpty()) {
             history.failed(new JobHistory.Failure(launch, failure.description(), null, millis, 0));
-            err.printf("lazarus: failure %d: %s before any rank reached its main loop -> relaunch as before"
-                    + " (decided in %.0f ms)%n", history.failures().size(), failure.description(), millis);
+            String line = String.format(Locale.ROOT, "failure %d: %s before any rank reached its main loop -> relaunch"
+                    + " as before (decided in %.0f ms)", history.failures().size(), failure.description(), millis);
+            err.println("lazarus: " + line);
+            ledger.failed(line, null);
             return LaunchDirective.none();
         }
         RecoveryDecision decision = CostBasedDecision.decide(facts.get(), options.mode());
@@ -97,18 +128,22 @@ public final class JobCoordinator {
         double lost = Math.max(0, facts.get().reachedIteration() - chosen.iteration())
                 * facts.get().iterationSeconds();
         history.failed(new JobHistory.Failure(launch, failure.description(), decision, millis, lost));
-        err.printf("lazarus: failure %d: %s (decided in %.0f ms)%n", history.failures().size(), decision.logLine(),
-                millis);
+        String line = String.format(Locale.ROOT, "failure %d: %s (decided in %.0f ms)", history.failures().size(),
+                decision.logLine(), millis);
+        err.println("lazarus: " + line);
+        ledger.failed(line, facts.get());
         err.printf("lazarus: relaunch %d of at most %d: %s%n", launch, options.maxRestarts(), chosen.name());
         return chosen.kind() == CostedPath.Kind.NVM_RESTART ? LaunchDirective.none()
-                : new LaunchDirective(true, chosen.name() + " expected " + String.format(java.util.Locale.ROOT,
+                : new LaunchDirective(true, chosen.name() + " expected " + String.format(Locale.ROOT,
                         "%.1f s", chosen.expectedSeconds()));
     }
 
-    private void summary(JobHistory history, LaunchOutcome last) {
-        if (history.failures().isEmpty()) {
-            return;
+    /** Prints the summary (after failures), records the outcome and returns the job's status. */
+    private int end(JobHistory history, LaunchOutcome last, JobLedger ledger, String state) {
+        if (!history.failures().isEmpty()) {
+            err.println(JobSummary.of(history, last).text());
         }
-        err.println(JobSummary.of(history, last).text());
+        ledger.ended(JobSummary.result(last), state, history);
+        return last.status();
     }
 }

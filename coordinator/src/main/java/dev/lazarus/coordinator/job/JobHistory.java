@@ -34,6 +34,12 @@ final class JobHistory {
                    double lostSeconds) {
     }
 
+    /** Counts NVM restarts of earlier allocations of the job, as the job's state kept them. */
+    void seed(int attempts, int accepted) {
+        nvmAttempts += attempts;
+        nvmAccepted += accepted;
+    }
+
     /** Records a launch's end and what its heartbeats measured. */
     void launched(LaunchOutcome outcome) {
         launches.add(outcome);

@@ -31,7 +31,8 @@ record JobSummary(String text) {
         return new JobSummary(b.toString());
     }
 
-    private static String result(LaunchOutcome last) {
+    /** @return how the last launch ended, for the summary and the job's state */
+    static String result(LaunchOutcome last) {
         return switch (last.kind()) {
             case SUCCEEDED -> "verified (exit status 0)";
             case FAILED -> "not verified or refused (exit status " + last.status() + ")";

@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  * <p>A line is blank, a {@code #} comment, or {@code [user@]host [key=N ...]} with an optional trailing comment, where
  * the keys are those Open MPI 4.1's host file parser knows.
  */
-final class HostsFile {
+public final class HostsFile {
     /** Larger than any host file of a real machine list; bounds what is read. */
     static final long MAX_BYTES = 1 << 20;
 
@@ -30,9 +30,10 @@ final class HostsFile {
 
     /**
      * @param file the {@code --hosts} file
+     * @return the hosts it names, in order (without {@code user@})
      * @throws IllegalArgumentException one line naming the file, and the line that is wrong
      */
-    static void check(Path file) {
+    public static List<String> hosts(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("--hosts " + file + ": " + (Files.isDirectory(file) ? "is a directory"
                     : Files.exists(file) ? "not a regular file" : "no such file"));
@@ -49,7 +50,7 @@ final class HostsFile {
         } catch (IOException e) {
             throw new IllegalArgumentException("--hosts " + file + ": cannot read: " + e.getMessage());
         }
-        int hosts = 0;
+        List<String> hosts = new java.util.ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             int hash = line.indexOf('#');
@@ -62,11 +63,12 @@ final class HostsFile {
                 throw new IllegalArgumentException("--hosts " + file + " line " + (i + 1) + ": " + problem
                         + " (expected: host [slots=N] ...)");
             }
-            hosts++;
+            hosts.add(words[0].substring(words[0].indexOf('@') + 1));
         }
-        if (hosts == 0) {
+        if (hosts.isEmpty()) {
             throw new IllegalArgumentException("--hosts " + file + ": names no host");
         }
+        return List.copyOf(hosts);
     }
 
     /** @return what is wrong with a line's words, or null */

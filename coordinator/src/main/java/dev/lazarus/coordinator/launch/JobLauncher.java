@@ -78,7 +78,7 @@ public final class JobLauncher {
             throw new IllegalArgumentException("--np=" + request.ranks() + " must be at least 1");
         }
         if (request.hostsFile() != null) {
-            HostsFile.check(request.hostsFile());
+            HostsFile.hosts(request.hostsFile());
         }
         if (request.network() != null) {
             Ipv4Cidr.check(request.network());

@@ -102,6 +102,19 @@ final class BadInputCases {
         return Arguments.of("campaign " + name, "lazarus", args);
     }
 
+    /** {@code status}: the job and the state directory, and what lies in it. */
+    static List<Arguments> status() {
+        return List.of(
+                lazarus("status without --job", "status"),
+                lazarus("status --job ..", "status", "--job", ".."),
+                lazarus("status --job a/b", "status", "--job", "a/b"),
+                lazarus("status of a job with no state", "status", "--job", "never-ran", "--state-dir", T + "DIR"),
+                lazarus("status --state-dir off", "status", "--job", "x", "--state-dir", "off"),
+                lazarus("status --state-dir a file", "status", "--job", "x", "--state-dir", T + "FILE"),
+                lazarus("run --state-dir under a file", "run", "--np", "2", "--state-dir", T + "FILE/x", "--job",
+                        "x", "--dry-run", "npb.CG"));
+    }
+
     static List<Arguments> campaign() {
         String out = T + "campaign-out";
         return List.of(

@@ -73,6 +73,7 @@ class BadInputTest {
         List<org.junit.jupiter.params.provider.Arguments> all = new ArrayList<>();
         all.addAll(BadInputCases.run());
         all.addAll(BadInputCases.campaign());
+        all.addAll(BadInputCases.status());
         all.addAll(BadInputCases.ckpt());
         all.addAll(BadInputCases.l2());
         return all.stream();

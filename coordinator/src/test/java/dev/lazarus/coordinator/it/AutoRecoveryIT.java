@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.testing.LazarusProcess;
 import dev.lazarus.testing.RunningJob;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -45,7 +48,8 @@ class AutoRecoveryIT {
 
     private String[] heat(String backend, String job, Path plan, String... more) {
         List<String> args = new ArrayList<>(List.of("run", "--np", "2", "--backend", backend, "--job", job,
-                "--nvm-dir", dir.resolve("nvm").toString(), "--timeout", "300", "--plan", plan.toString()));
+                "--nvm-dir", dir.resolve("nvm").toString(), "--timeout", "300", "--plan", plan.toString(),
+                "--state-dir", dir.resolve("state").toString()));
         args.addAll(List.of(more));
         args.addAll(List.of("solver.HEAT", "--class", "A"));
         return args.toArray(String[]::new);
@@ -94,6 +98,24 @@ class AutoRecoveryIT {
         assertEquals(1, count(out, SUCCESS), out);
         assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}"), out);
         assertTrue(out.contains("result: verified (exit status 0)"), out);
+        assertTrue(out.contains("lazarus: the job's state is in Hazelcast now (cluster lazarus-auto-" + backend + "-"),
+                out);
+
+        // What the coordinator kept, as lazarus status shows it to a person and to a program.
+        String[] status = {"status", "--job", "auto-" + backend, "--state-dir", dir.resolve("state").toString()};
+        LazarusProcess.Result table = LazarusProcess.run(Duration.ofMinutes(1), status);
+        assertEquals(0, table.exitStatus(), table.output());
+        assertTrue(table.output().contains("job auto-" + backend + ": solver.HEAT --class A on 2 ranks"),
+                table.output());
+        assertTrue(table.output().contains("2 launches, succeeded"), table.output());
+        assertTrue(table.output().contains("failure  failure 1: rank crash"), table.output());
+        String[] asJson = Arrays.copyOf(status, status.length + 1);
+        asJson[status.length] = "--json";
+        LazarusProcess.Result json = LazarusProcess.run(Duration.ofMinutes(1), asJson);
+        assertEquals(0, json.exitStatus(), json.output());
+        assertTrue(json.output().contains("\"launches\" : 2"), json.output());
+        assertTrue(json.output().contains("\"failures\" : 1"), json.output());
+        assertTrue(json.output().contains("-> NVM restart at"), json.output());
     }
 
     /** FT's recomputability is low (paper §6): the coordinator rolls back and the ranks never try NVM. */
@@ -101,8 +123,8 @@ class AutoRecoveryIT {
     void aLowRecomputabilityRollsBackWithoutAnNvmAttempt() throws Exception {
         Path plan = plan("npb.FT", "regions=evolve,fft,checksum\ncritical=\n", 0.02);
         RunningJob job = RunningJob.start(new String[] {"run", "--np", "2", "--job", "ft-low", "--nvm-dir",
-            dir.resolve("nvm").toString(), "--timeout", "300", "--plan", plan.toString(), "npb.FT", "--class", "A"},
-                Map.of());
+            dir.resolve("nvm").toString(), "--timeout", "300", "--plan", plan.toString(), "--state-dir",
+            dir.resolve("state").toString(), "npb.FT", "--class", "A"}, Map.of());
         waitFor(job, " T =    2 ");
         String out = killARankAndAwaitRecovery(job, "low R");
         assertTrue(out.contains("R 0.02 (plan 0.02)"), out);

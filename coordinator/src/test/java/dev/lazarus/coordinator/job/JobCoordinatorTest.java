@@ -40,8 +40,8 @@ class JobCoordinatorTest {
     private static Optional<HeartbeatSnapshot> beat(int iteration, boolean resumed, boolean finished,
                                                     boolean accepted, boolean rolledBack) {
         long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
-        return Optional.of(new HeartbeatSnapshot(System.currentTimeMillis(), iteration, 1, 100, 100, true, resumed,
-                finished, accepted, rolledBack, -1, 1_000_000_000L, 0, tenth));
+        return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), iteration, 1, 100, 100, true,
+                resumed, finished, accepted, rolledBack, -1, 1_000_000_000L, 0, tenth));
     }
 
     private static LaunchOutcome crashedAt(int iteration) {

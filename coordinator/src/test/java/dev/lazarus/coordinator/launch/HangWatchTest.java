@@ -18,7 +18,7 @@ class HangWatchTest {
     /** A rank in iteration {@code iteration} whose last beat was {@code ago} ms before NOW, iterations of {@code s}. */
     private static Optional<HeartbeatSnapshot> beat(int iteration, long ago, double s, boolean finished) {
         long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
-        return Optional.of(new HeartbeatSnapshot(NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
+        return Optional.of(new HeartbeatSnapshot("n1", NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
                 false, -1, 0, 0, durations));
     }
 

@@ -46,12 +46,16 @@ public final class Settings {
     public static final Setting CKPT_BLOCK_SIZE = of("lazarus.ckpt.block.size", "512");
     public static final Setting CKPT_FULL_EVERY = of("lazarus.ckpt.full.every", "8");
     public static final Setting CKPT_KEEP = of("lazarus.ckpt.keep", "2");
+    /** Where the coordinator keeps the job's recovery state between allocations; {@code off}: nowhere. */
+    public static final Setting COORDINATOR_STATE_DIR = of("lazarus.coordinator.state.dir", "~/.lazarus/state");
+    /** The first port the coordinator's Hazelcast member tries (then the next ones). */
+    public static final Setting COORDINATOR_PORT = of("lazarus.coordinator.port", "5710");
 
     /** Every setting, in the README's order. */
     public static final List<Setting> ALL = List.of(JOB_ID, NVM_DIR, NVM_HEAP_SIZE, PLAN, NVM_RESTART, EASYCRASH,
             CKPT_EVERY, CKPT_DIR, CKPT_NODE, CKPT_L2_EVERY, CKPT_L2_SET_SIZE, CKPT_L2_SCHEME, CKPT_L2_SECRET,
             CKPT_L2_BIND, CKPT_L2_LISTEN, CKPT_L2_MEMBERS, CKPT_L2_SELF, CKPT_PFS_DIR, CKPT_PFS_EVERY, CKPT_BLOCK_SIZE,
-            CKPT_FULL_EVERY, CKPT_KEEP, CKPT_PFS_DIRECT, CKPT_PFS_KEEP);
+            CKPT_FULL_EVERY, CKPT_KEEP, CKPT_PFS_DIRECT, CKPT_PFS_KEEP, COORDINATOR_STATE_DIR, COORDINATOR_PORT);
 
     private Settings() {
     }

@@ -1,6 +1,9 @@
 package dev.lazarus.mpi.launch;
 
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -70,10 +73,27 @@ public final class Heartbeat implements AutoCloseable {
             MemorySegment page = channel.map(FileChannel.MapMode.READ_WRITE, 0, HeartbeatFile.BYTES, arena);
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.MAGIC_AT, HeartbeatFile.MAGIC);
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.VERSION_AT, HeartbeatFile.VERSION);
+            byte[] node = nodeName().getBytes(StandardCharsets.UTF_8);
+            int length = Math.min(node.length, HeartbeatFile.NODE_BYTES);
+            MemorySegment.copy(node, 0, page, ValueLayout.JAVA_BYTE, HeartbeatFile.NODE_AT, length);
+            page.set(ValueLayout.JAVA_INT, HeartbeatFile.NODE_LENGTH_AT, length);
             return new Heartbeat(arena, page);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
+        }
+    }
+
+    /** The node's name as the checkpoint levels use it: {@code LAZARUS_HOST}, else the host name. */
+    private static String nodeName() {
+        String host = System.getenv("LAZARUS_HOST");
+        if (host != null && !host.isBlank()) {
+            return host;
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "unknown";
         }
     }
 

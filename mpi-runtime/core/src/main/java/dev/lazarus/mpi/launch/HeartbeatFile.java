@@ -24,6 +24,7 @@ import java.util.Optional;
  *  48 long  set-up nanoseconds    56 long one verification, nanoseconds
  *  64 int   durations recorded (at most 16)   68 int  max iterations (a resumed run may go that far)
  *  72 long[16] the last iterations' durations, nanoseconds, a ring
+ * 200 int   length of the node's name     204 byte[52] the node's name, UTF-8 (written once, at open)
  * </pre>
  */
 public final class HeartbeatFile {
@@ -46,6 +47,9 @@ public final class HeartbeatFile {
     static final int DURATION_COUNT_AT = 64;
     static final int MAX_ITERATIONS_AT = 68;
     static final int DURATIONS_AT = 72;
+    static final int NODE_LENGTH_AT = 200;
+    static final int NODE_AT = 204;
+    static final int NODE_BYTES = 52;
 
     static final int PERSISTENT = 1;
     static final int RESUMED = 2;
@@ -107,7 +111,10 @@ public final class HeartbeatFile {
             durations[i] = page.getLong(DURATIONS_AT + 8 * i);
         }
         int flags = page.getInt(FLAGS_AT);
-        return Optional.of(new HeartbeatSnapshot(page.getLong(BEAT_AT), page.getInt(ITERATION_AT),
+        byte[] node = new byte[Math.clamp(page.getInt(NODE_LENGTH_AT), 0, NODE_BYTES)];
+        page.get(NODE_AT, node);
+        return Optional.of(new HeartbeatSnapshot(new String(node, java.nio.charset.StandardCharsets.UTF_8),
+                page.getLong(BEAT_AT), page.getInt(ITERATION_AT),
                 page.getInt(FIRST_AT), page.getInt(ITERATIONS_AT), page.getInt(MAX_ITERATIONS_AT),
                 (flags & PERSISTENT) != 0,
                 (flags & RESUMED) != 0, (flags & FINISHED) != 0, (flags & ACCEPTED) != 0,
@@ -118,6 +125,7 @@ public final class HeartbeatFile {
     /**
      * What a rank's heartbeat said.
      *
+     * @param node              the node the rank runs on
      * @param lastBeatMillis    when it last wrote, epoch milliseconds (0: it never reached its main loop)
      * @param iteration         the iteration it had begun (0: none yet)
      * @param firstIteration    where this start's main loop began
@@ -133,7 +141,7 @@ public final class HeartbeatFile {
      * @param verificationNanos the time of one verification (0 until finished)
      * @param durations         the last iterations' durations, nanoseconds, in no particular order
      */
-    public record HeartbeatSnapshot(long lastBeatMillis, int iteration, int firstIteration, int iterations,
+    public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
                                     boolean rolledBack, long restoredVersion, long setUpNanos,

@@ -49,6 +49,7 @@ class HeartbeatTest {
             assertTrue(s.medianIterationSeconds() >= 0.002 && s.medianIterationSeconds() < 1,
                     "median " + s.medianIterationSeconds());
             assertTrue(s.lastBeatMillis() >= before);
+            assertFalse(s.node().isBlank(), "the rank's node is named");
             // A rollback within the launch starts again, fresh: the launch still began with an NVM restart.
             beat.start(1, 100, 200, true, false, 40, 1);
             beat.finish(true, true, 3_000_000L);

@@ -1,0 +1,132 @@
+package dev.lazarus.coordinator.job;
+
+import dev.lazarus.coordinator.launch.LaunchOutcome;
+import dev.lazarus.coordinator.state.JobState;
+import dev.lazarus.coordinator.state.StateFiles;
+import dev.lazarus.coordinator.state.StateRecords;
+import dev.lazarus.coordinator.state.StateSnapshot;
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.recovery.policy.failure.FailureFacts;
+import dev.lazarus.recovery.policy.failure.VersionOption;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The job's record in the coordinator's state: what it carries over from earlier allocations (launches, failures,
+ * running time, how NVM restarts fared) and what each launch, failure and decision adds (job, ranks, catalog,
+ * events, statistics), written through a {@link StateRecorder}.
+ */
+final class JobLedger implements AutoCloseable {
+    private final JobDescription job;
+    private final StateRecorder recorder;
+    private final Optional<StateRecords.Stats> prior;
+    private final long firstStartMillis;
+    private int launches;
+
+    private JobLedger(JobDescription job, StateRecorder recorder, StateSnapshot before) {
+        this.job = job;
+        this.recorder = recorder;
+        this.prior = before.stats();
+        this.launches = before.job().map(StateRecords.Job::launches).orElse(0);
+        this.firstStartMillis = before.job().map(StateRecords.Job::firstStartMillis)
+                .orElse(System.currentTimeMillis());
+    }
+
+    /**
+     * @param files   the job's state directory, or null to keep nothing
+     * @param cluster starts a member of the job's cluster, at the first failure
+     */
+    static JobLedger open(JobDescription job, StateFiles files, Supplier<JobState> cluster, PrintStream err) {
+        StateSnapshot before = new StateSnapshot(Optional.empty(), List.of(), List.of(), List.of(), Optional.empty(),
+                List.of());
+        if (files != null) {
+            try {
+                before = StateSnapshot.read(files);
+                before.skipped().forEach(reason -> err.println("lazarus: state " + reason + " skipped"));
+            } catch (IOException e) {
+                err.println("lazarus: the job's earlier state could not be read (" + e.getMessage()
+                        + "); starting without it");
+            }
+        }
+        JobLedger ledger = new JobLedger(job, files == null ? StateRecorder.off() : new StateRecorder(files, cluster,
+                err), before);
+        ledger.recordJob("running");
+        return ledger;
+    }
+
+    /** A ledger that keeps nothing (tests, {@code --state-dir off}). */
+    static JobLedger none(JobDescription job) {
+        return open(job, null, null, null);
+    }
+
+    /** Seeds {@code history} with what earlier allocations measured of NVM restarts. */
+    void seed(JobHistory history) {
+        prior.ifPresent(stats -> history.seed(stats.nvmAttempts(), stats.nvmAccepted()));
+    }
+
+    /** @return the number the next launch gets, counted over every allocation */
+    int nextLaunch() {
+        return launches + 1;
+    }
+
+    void launched(LaunchOutcome outcome, JobHistory history) {
+        launches++;
+        long now = System.currentTimeMillis();
+        recorder.event(new StateRecords.Event(now, launches, "launch", String.format(Locale.ROOT,
+                "launch %d: %s, status %d, %.1f s", launches, outcome.kind().name().toLowerCase(Locale.ROOT),
+                outcome.status(), outcome.seconds())));
+        List<Optional<HeartbeatSnapshot>> beats = outcome.heartbeats();
+        for (int rank = 0; rank < beats.size(); rank++) {
+            int r = rank;
+            beats.get(rank).filter(b -> b.lastBeatMillis() > 0).ifPresent(b -> recorder.rank(new StateRecords.Rank(r,
+                    b.node(), b.iteration(), b.persistent(), b.lastBeatMillis(),
+                    StateRecords.measured(b.medianIterationSeconds()))));
+        }
+        recordJob("running");
+        recordStats(history);
+    }
+
+    /** Records a failure and its decision line; from the first failure on, the cluster holds the state. */
+    void failed(String line, FailureFacts facts) {
+        recorder.startCluster();
+        recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "failure", line));
+        if (facts != null) {
+            for (VersionOption version : facts.versions()) {
+                recorder.version(new StateRecords.Version(version.level().name(), version.iteration(), 0,
+                        version.restoreSeconds(), version.verified()));
+            }
+        }
+    }
+
+    void ended(String outcome, String state, JobHistory history) {
+        recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "outcome", outcome));
+        recordJob(state);
+        recordStats(history);
+    }
+
+    private void recordJob(String state) {
+        recorder.job(new StateRecords.Job(job.job(), job.application(), job.arguments(), job.ranks(), job.nodes(),
+                List.of(), launches, firstStartMillis, state));
+    }
+
+    private void recordStats(JobHistory history) {
+        int failures = prior.map(StateRecords.Stats::failures).orElse(0) + history.failures().size();
+        double running = prior.map(StateRecords.Stats::runningSeconds).orElse(0.0)
+                + history.launches().stream().mapToDouble(LaunchOutcome::seconds).sum();
+        recorder.stats(new StateRecords.Stats(failures, history.nvmAttempts(), history.nvmAccepted(),
+                StateRecords.measured(history.iterationSeconds()), running,
+                failures == 0 ? null : running / failures,
+                Map.of("L1", RestoreSources.L1_BYTES_PER_SECOND, "L3", RestoreSources.L3_BYTES_PER_SECOND)));
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        recorder.close();
+    }
+}

@@ -1,0 +1,175 @@
+package dev.lazarus.coordinator.state;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The job's state in real Hazelcast members (three in this JVM, on the loopback): one member crashes and nothing is
+ * lost; the whole cluster ends and a new one, as a requeued job starts, loads the state back from disk; what is on
+ * disk and cannot be trusted is skipped with a reason.
+ */
+class JobStateTest {
+    @TempDir
+    Path root;
+
+    private final List<JobState> started = new ArrayList<>();
+    private final ByteArrayOutputStream errors = new ByteArrayOutputStream();
+    private final PrintStream err = new PrintStream(errors, true, StandardCharsets.UTF_8);
+
+    private static final StateRecords.Job JOB = new StateRecords.Job("heat", "solver.HEAT", List.of("--class", "A"),
+            2, List.of("lzh1", "lzh2"), List.of(), 3, 1_700_000_000_000L, "running");
+
+    @AfterEach
+    void stopMembers() {
+        for (JobState state : started) {
+            try {
+                state.close();
+            } catch (RuntimeException e) {
+                // already gone (terminated by the test)
+            }
+        }
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return Math.min(socket.getLocalPort(), 65535 - JobCluster.PORTS - 3);
+        }
+    }
+
+    private List<JobState> cluster(int members, String token, StateFiles files) throws Exception {
+        int port = freePort();
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < members; i++) {
+            addresses.add("127.0.0.1:" + (port + i));
+        }
+        List<JobState> states = new ArrayList<>();
+        for (int i = 0; i < members; i++) {
+            JobState state = new JobCluster("heat", token, "127.0.0.1", port + i, addresses).start(files, err);
+            started.add(state);
+            states.add(state);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (states.getFirst().members() < members) {
+            assertTrue(System.nanoTime() < deadline, "the members did not form one cluster");
+            Thread.sleep(50);
+        }
+        return states;
+    }
+
+    private static void write(JobState state) {
+        state.putJob(JOB);
+        state.putRank(new StateRecords.Rank(0, "lzh1", 1216, true, 1_700_000_100_000L, 3.2e-4));
+        state.putRank(new StateRecords.Rank(1, "lzh2", 1215, true, 1_700_000_100_001L, null));
+        state.putVersion(new StateRecords.Version("L1", 1200, 4_194_304, 0.001, true));
+        state.putVersion(new StateRecords.Version("L3", 800, 4_194_304, 0.005, true));
+        for (int i = 0; i < 3; i++) {
+            state.addEvent(new StateRecords.Event(1_700_000_000_000L + i, 1 + i / 2, i == 1 ? "failure" : "launch",
+                    "event " + i));
+        }
+        state.putStats(new StateRecords.Stats(1, 0, 0, 3.2e-4, 12.5, 12.5, Map.of("L1", 4e9, "L3", 0.8e9)));
+    }
+
+    private static void assertHoldsEverything(JobState state) {
+        assertEquals(Optional.of(JOB), state.job());
+        assertEquals(List.of(0, 1), state.ranks().stream().map(StateRecords.Rank::rank).toList());
+        assertEquals(null, state.ranks().get(1).iterationSeconds(), "not measured stays unmeasured");
+        assertEquals(List.of("L1-1200", "L3-800"), state.catalog().stream()
+                .map(v -> v.level() + "-" + v.version()).toList());
+        assertEquals(List.of("event 0", "event 1", "event 2"), state.events().stream()
+                .map(StateRecords.Event::text).toList());
+        assertEquals(12.5, state.stats().orElseThrow().mtbfSeconds());
+    }
+
+    @Test
+    void losingAnyOneMemberLosesNothing() throws Exception {
+        List<JobState> members = cluster(3, JobCluster.newToken(), null);
+        write(members.getFirst());
+        // The launcher host's member dies without a word (SIGKILL, node lost): no graceful migration.
+        members.getFirst().crash();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (members.get(1).members() != 2) {
+            assertTrue(System.nanoTime() < deadline, "the crash was not noticed");
+            Thread.sleep(50);
+        }
+        assertHoldsEverything(members.get(1));
+        assertHoldsEverything(members.get(2));
+    }
+
+    @Test
+    void aNewClusterOfTheJobLoadsItsStateFromDisk() throws Exception {
+        StateFiles files = new StateFiles(root, "heat");
+        List<JobState> first = cluster(2, JobCluster.newToken(), files);
+        write(first.getFirst());
+        for (JobState member : first) {
+            member.close();
+        }
+        started.clear();
+        assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                files.jobDirectory().resolve(StateMaps.EVENTS))));
+        try (var entries = Files.list(files.jobDirectory().resolve(StateMaps.EVENTS))) {
+            for (Path entry : entries.toList()) {
+                assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(entry)));
+            }
+        }
+        StateSnapshot onDisk = StateSnapshot.read(files);
+        assertEquals(Optional.of(JOB), onDisk.job());
+        assertEquals(3, onDisk.events().size());
+        assertEquals(List.of(), onDisk.skipped());
+
+        JobState requeued = cluster(1, JobCluster.newToken(), files).getFirst();
+        assertHoldsEverything(requeued);
+    }
+
+    @Test
+    void entriesThatCannotBeTrustedAreSkippedWithAReason() throws Exception {
+        StateFiles files = new StateFiles(root, "heat");
+        files.put(StateMaps.EVENTS, "0000000000001-coordinator-000000",
+                StateJson.write(new StateRecords.Event(1, 1, "launch", "good")));
+        Path events = files.jobDirectory().resolve(StateMaps.EVENTS);
+        Files.writeString(events.resolve("0000000000002-coordinator-000001.json"), "[1, 2]");
+        Files.writeString(events.resolve("0000000000003-coordinator-000002.json"), "{\"timeMillis\": \"soon\"}");
+        Files.write(events.resolve("0000000000004-coordinator-000003.json"), new byte[StateFiles.MAX_ENTRY_BYTES + 1]);
+        Files.writeString(events.resolve("bad name!.json"), "{}");
+        Files.createSymbolicLink(events.resolve("0000000000005-coordinator-000004.json"),
+                events.resolve("0000000000001-coordinator-000000.json"));
+        StateSnapshot snapshot = StateSnapshot.read(files);
+        assertEquals(List.of("good"), snapshot.events().stream().map(StateRecords.Event::text).toList());
+        assertEquals(3, snapshot.skipped().size(), snapshot.skipped().toString());
+        assertTrue(snapshot.skipped().get(2).contains("exceeds " + StateFiles.MAX_ENTRY_BYTES),
+                snapshot.skipped().toString());
+
+        JobState member = cluster(1, JobCluster.newToken(), files).getFirst();
+        assertEquals(List.of("good"), member.events().stream().map(StateRecords.Event::text).toList());
+        String said = errors.toString(StandardCharsets.UTF_8);
+        assertTrue(said.contains("lazarus: state events/0000000000002-coordinator-000001 skipped: not a JSON object"),
+                said);
+        assertTrue(Files.exists(events.resolve("0000000000002-coordinator-000001.json")), "never deleted");
+    }
+
+    @Test
+    void noKeyOrMapNameReachesOutsideTheJobsDirectory() {
+        StateFiles files = new StateFiles(root, "heat");
+        for (String bad : List.of("../escape", "a/b", "", ".hidden")) {
+            assertThrows(IllegalArgumentException.class, () -> files.put(StateMaps.EVENTS, bad, "{}"), bad);
+            assertThrows(IllegalArgumentException.class, () -> files.put(bad, "key", "{}"), bad);
+        }
+        assertThrows(IllegalArgumentException.class, () -> new StateFiles(root, ".."));
+    }
+}
