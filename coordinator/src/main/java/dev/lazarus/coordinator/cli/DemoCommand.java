@@ -1,22 +1,45 @@
 package dev.lazarus.coordinator.cli;
 
+import dev.lazarus.coordinator.job.JobCoordinator;
+import dev.lazarus.coordinator.job.JobDescription;
 import dev.lazarus.coordinator.job.JobOptions;
+import dev.lazarus.coordinator.job.Launches;
 import dev.lazarus.coordinator.job.RestoreSources;
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.HangWatch;
+import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.coordinator.launch.LaunchWatcher;
+import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
+import dev.lazarus.store.settings.Settings;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
 
-/** {@code lazarus demo}: the NPB CG kernel, class W, on 4 ranks, verified. */
+/**
+ * {@code lazarus demo}: the point of the product in under a minute. NPB CG class W runs on 4 ranks with checkpoints;
+ * part way through, one rank is killed with SIGKILL (announced), and the coordinator classifies the failure, weighs
+ * the ways back with their numbers, relaunches, and the job ends verified. Everything it writes lives in a private
+ * temporary directory, deleted at the end.
+ */
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = "Run the NPB CG kernel, class W, on 4 ranks with official verification.")
+        description = "Run NPB CG class W on 4 ranks with checkpoints, SIGKILL one rank part way, and watch the"
+                + " coordinator bring the job back to a verified result.")
 final class DemoCommand implements Callable<Integer> {
+    private static final String JOB = "demo";
+    private static final int CHECKPOINT_EVERY = 4;
 
     @ParentCommand
     private LazarusCli cli;
@@ -25,14 +48,58 @@ final class DemoCommand implements Callable<Integer> {
             description = "MPI implementation: openmpi or mpj (default: ${DEFAULT-VALUE}).")
     Backend backend;
 
+    @Option(names = "--no-kill", description = "Run without killing a rank.")
+    boolean noKill;
+
     @Override
     public Integer call() throws Exception {
-        cli.out().println("lazarus demo: NPB CG class W on 4 ranks (" + backend + ")");
-        LaunchRequest request = new LaunchRequest(4, backend, null, null, null, List.of(), List.of(), "npb.CG",
+        Path dir = Files.createTempDirectory("lazarus-demo-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        try {
+            return demo(dir);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private int demo(Path dir) throws Exception {
+        cli.out().println("lazarus demo: NPB CG class W on 4 ranks (" + backend + "), a checkpoint every "
+                + CHECKPOINT_EVERY + " iterations" + (noKill ? "" : "; one rank will be killed part way"));
+        List<String> options = List.of("-D" + Settings.JOB_ID.property() + "=" + JOB,
+                "-D" + Settings.NVM_DIR.property() + "=" + dir.resolve("nvm"),
+                "-D" + Settings.CKPT_EVERY.property() + "=" + CHECKPOINT_EVERY,
+                "-D" + Settings.CKPT_DIR.property() + "=" + dir.resolve("l1"),
+                "-D" + Settings.CKPT_PFS_DIR.property() + "=" + dir.resolve("pfs"));
+        LaunchRequest request = new LaunchRequest(4, backend, null, null, null, List.of(), options, "npb.CG",
                 List.of("--class", "W"), null);
+        LaunchPlan plan = cli.launcher().plan(request);
         JobOptions job = new JobOptions(JobOptions.DEFAULT_MAX_RESTARTS, RecoveryMode.AUTO, new HangWatch(null),
-                RestoreSources.none(), null, true);
-        JobKeeping keeping = JobKeeping.of(cli.environment(), null, "npb.CG", null, null);
-        return RunCommand.launch(cli, request, job, keeping, false);
+                RestoreSources.of(dir.resolve("l1"), dir.resolve("pfs"), JOB), null, true);
+        JobKeeping keeping = JobKeeping.of(cli.environment(), dir.resolve("state").toString(), JOB, null, null);
+        StateFiles files = keeping.files();
+        AtomicBoolean firstLaunch = new AtomicBoolean(true);
+        Launches launches = (p, directive, hangs) -> cli.launcher().launch(p, directive, hangs,
+                firstLaunch.getAndSet(false) && !noKill ? new RankKiller(0.5, cli.out()) : LaunchWatcher.NONE);
+        int status = new JobCoordinator(launches, job, new JobDescription(JOB, "npb.CG", List.of("--class", "W"), 4,
+                keeping.nodes()), files, () -> keeping.cluster().start(files, cli.err()), cli.err()).run(plan);
+        cli.out().println(status == 0 ? "lazarus demo: the job survived the crash and its result is verified"
+                : "lazarus demo: the job ended with status " + status);
+        return status;
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path directory, IOException e) throws IOException {
+                Files.delete(directory);
+                return FileVisitResult.CONTINUE;
+            }
+        });
     }
 }

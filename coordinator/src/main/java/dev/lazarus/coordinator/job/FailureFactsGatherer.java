@@ -38,7 +38,10 @@ final class FailureFactsGatherer {
         int maxIterations = Math.max(iterations, beats.stream().mapToInt(HeartbeatSnapshot::maxIterations).max()
                 .orElseThrow());
         int reached = beats.stream().mapToInt(HeartbeatSnapshot::iteration).max().orElseThrow();
-        double iteration = finiteOr(history.iterationSeconds(), 0.0);
+        // Measured by this run or an earlier one of the job; else the failed launch's time over the iterations it
+        // covered (set-up included, so too long rather than too short).
+        double iteration = finiteOr(history.iterationSeconds(), outcome.seconds() / Math.max(1, reached
+                - beats.stream().mapToInt(HeartbeatSnapshot::firstIteration).min().orElse(1) + 1));
         double verification = finiteOr(history.verificationSeconds(), iteration);
         double lastSetUp = beats.stream().mapToLong(HeartbeatSnapshot::setUpNanos).max().orElse(0) * 1e-9;
         double start = finiteOr(history.freshSetUpSeconds(), lastSetUp);

@@ -73,6 +73,7 @@ public final class JobCoordinator {
         ledger.seed(history);
         LaunchDirective directive = LaunchDirective.none();
         int crashesBeforeMainLoop = 0;
+        int extra = 0;
         for (int launch = 1; ; launch++) {
             LaunchOutcome outcome = launcher.launch(plan, directive, options.hangs());
             long ended = System.nanoTime();
@@ -86,9 +87,19 @@ public final class JobCoordinator {
             boolean reachedMainLoop = outcome.heartbeats().stream().anyMatch(b -> b.isPresent()
                     && b.get().lastBeatMillis() > 0);
             crashesBeforeMainLoop = reachedMainLoop ? 0 : crashesBeforeMainLoop + 1;
-            if (launch > options.maxRestarts()) {
-                err.println("lazarus: giving up: " + failure.get().description() + " after " + options.maxRestarts()
-                        + " restart(s) (--max-restarts)");
+            if (outcome.kind() == LaunchOutcome.Kind.NVM_ATTEMPT_FAILED && launch > options.maxRestarts() + extra
+                    && extra == 0) {
+                // Recovery invariant 3: an NVM restart that threw is finished by one relaunch that rolls back, even
+                // with no restarts left (--max-restarts 0): it is the end of this recovery, not a new failure.
+                extra = 1;
+                err.println("lazarus: relaunching the job once: its NVM restart failed and was recorded, so this"
+                        + " launch rolls back");
+            }
+            if (launch > options.maxRestarts() + extra) {
+                err.println(outcome.kind() == LaunchOutcome.Kind.NVM_ATTEMPT_FAILED && extra == 1
+                        ? "lazarus: the relaunch failed its recovery attempt too; giving up"
+                        : "lazarus: giving up: " + failure.get().description() + " after " + options.maxRestarts()
+                                + " restart(s) (--max-restarts)");
                 return end(history, outcome, ledger, "gave up");
             }
             if (crashesBeforeMainLoop >= 2) {
@@ -96,7 +107,7 @@ public final class JobCoordinator {
                         + " a relaunch does not mend");
                 return end(history, outcome, ledger, "gave up");
             }
-            directive = decide(failure.get(), outcome, history, launch, ended, ledger);
+            directive = decide(failure.get(), outcome, history, launch, options.maxRestarts() + extra, ended, ledger);
         }
     }
 
@@ -110,7 +121,7 @@ public final class JobCoordinator {
     }
 
     private LaunchDirective decide(FailureClass failure, LaunchOutcome outcome, JobHistory history, int launch,
-                                   long ended, JobLedger ledger) {
+                                   int restarts, long ended, JobLedger ledger) {
         Optional<FailureFacts> facts = FailureFactsGatherer.gather(failure, outcome, history, options.sources(),
                 options.plannedRecomputability(), options.nvmAllowed());
         double millis = (System.nanoTime() - ended) * 1e-6;
@@ -132,7 +143,7 @@ public final class JobCoordinator {
                 decision.logLine(), millis);
         err.println("lazarus: " + line);
         ledger.failed(line, facts.get());
-        err.printf("lazarus: relaunch %d of at most %d: %s%n", launch, options.maxRestarts(), chosen.name());
+        err.printf("lazarus: relaunch %d of at most %d: %s%n", launch, restarts, chosen.name());
         return chosen.kind() == CostedPath.Kind.NVM_RESTART ? LaunchDirective.none()
                 : new LaunchDirective(true, chosen.name() + " expected " + String.format(Locale.ROOT,
                         "%.1f s", chosen.expectedSeconds()));

@@ -34,10 +34,18 @@ final class JobHistory {
                    double lostSeconds) {
     }
 
-    /** Counts NVM restarts of earlier allocations of the job, as the job's state kept them. */
-    void seed(int attempts, int accepted) {
+    /**
+     * Starts from what earlier runs of the job measured, as its state kept them: their NVM restarts, and their
+     * iteration time until this run measures its own.
+     *
+     * @param iterationSeconds the earlier iteration time, or null when none was measured
+     */
+    void seed(int attempts, int accepted, Double iterationSeconds) {
         nvmAttempts += attempts;
         nvmAccepted += accepted;
+        if (iterationSeconds != null && Double.isNaN(this.iterationSeconds)) {
+            this.iterationSeconds = iterationSeconds;
+        }
     }
 
     /** Records a launch's end and what its heartbeats measured. */

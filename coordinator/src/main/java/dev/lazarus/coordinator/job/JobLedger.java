@@ -65,9 +65,9 @@ final class JobLedger implements AutoCloseable {
         return open(job, null, null, null);
     }
 
-    /** Seeds {@code history} with what earlier allocations measured of NVM restarts. */
+    /** Seeds {@code history} with what earlier runs of the job measured (NVM restarts, iteration time). */
     void seed(JobHistory history) {
-        prior.ifPresent(stats -> history.seed(stats.nvmAttempts(), stats.nvmAccepted()));
+        prior.ifPresent(stats -> history.seed(stats.nvmAttempts(), stats.nvmAccepted(), stats.iterationSeconds()));
     }
 
     /** @return the number the next launch gets, counted over every allocation */

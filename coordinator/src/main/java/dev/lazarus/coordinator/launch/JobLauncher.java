@@ -120,6 +120,12 @@ public final class JobLauncher {
      */
     public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs)
             throws IOException, InterruptedException {
+        return launch(plan, directive, hangs, LaunchWatcher.NONE);
+    }
+
+    /** As {@link #launch(LaunchPlan, LaunchDirective, HangWatch)}, showing {@code watcher} every heartbeat read. */
+    public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, LaunchWatcher watcher)
+            throws IOException, InterruptedException {
         long started = System.nanoTime();
         int ranks = plan.request().ranks();
         Path statusDir = Files.createTempDirectory("lazarus-job-",
@@ -150,7 +156,9 @@ public final class JobLauncher {
                 long deadline = plan.request().timeout() == null ? Long.MAX_VALUE
                         : started + plan.request().timeout().toNanos();
                 while (!process.waitFor(WATCH_PERIOD.toMillis(), TimeUnit.MILLISECONDS)) {
-                    hang = hangs.hung(heartbeats(statusDir, ranks), System.currentTimeMillis()).orElse(null);
+                    List<Optional<HeartbeatSnapshot>> beats = heartbeats(statusDir, ranks);
+                    watcher.watched(beats);
+                    hang = hangs.hung(beats, System.currentTimeMillis()).orElse(null);
                     if (hang != null || System.nanoTime() > deadline) {
                         break;
                     }

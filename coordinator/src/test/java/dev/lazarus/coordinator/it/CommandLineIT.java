@@ -49,10 +49,16 @@ class CommandLineIT {
     }
 
     @Test
-    void demoRunsCgClassWOnFourRanksAndVerifies() throws Exception {
+    void demoKillsARankOfCgClassWOnFourRanksAndTheCoordinatorBringsItBackVerified() throws Exception {
         LazarusProcess.Result result = LazarusProcess.run(Duration.ofMinutes(5), "demo");
-        assertEquals(0, result.exitStatus(), result.output());
-        assertTrue(result.output().contains("Verification    =               SUCCESSFUL"), result.output());
-        assertTrue(result.output().lines().anyMatch(l -> l.matches(" Total processes\\s+=\\s+4")), result.output());
+        String out = result.output();
+        assertEquals(0, result.exitStatus(), out);
+        assertTrue(out.contains("lazarus demo: >>> SIGKILL to rank JVM "), out);
+        assertTrue(out.contains("lazarus: failure 1: rank crash"), out);
+        assertTrue(out.contains("lazarus: relaunch 1 of at most 10: "), out);
+        assertEquals(1, out.lines().filter(l -> l.contains("Verification    =               SUCCESSFUL")).count(), out);
+        assertTrue(out.lines().anyMatch(l -> l.matches(" Total processes\\s+=\\s+4")), out);
+        assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}"), out);
+        assertTrue(out.contains("lazarus demo: the job survived the crash and its result is verified"), out);
     }
 }

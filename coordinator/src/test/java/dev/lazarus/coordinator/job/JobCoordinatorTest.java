@@ -143,6 +143,22 @@ class JobCoordinatorTest {
         assertTrue(printed().contains("{hang=1, rank crash=1}"), printed());
     }
 
+    /** Recovery invariant 3: an NVM restart that threw gets its one rolled-back relaunch even with no restarts. */
+    @Test
+    void aThrowingRestartIsRelaunchedOnceEvenWithNoRestartsLeft() throws Exception {
+        LaunchOutcome threw = new LaunchOutcome(LaunchOutcome.Kind.NVM_ATTEMPT_FAILED, 3, List.of(), null,
+                List.of(beat(51, true, false, false, false), beat(51, true, false, false, false)), 2.0);
+        assertEquals(0, run(options(0, RecoveryMode.AUTO, 0.9), threw, succeeded(false)));
+        assertTrue(directives.get(1).rollBack(), directives.toString());
+        assertTrue(printed().contains("lazarus: relaunching the job once: its NVM restart failed and was recorded"),
+                printed());
+        assertTrue(printed().contains("lazarus: relaunch 1 of at most 1: "), printed());
+        directives.clear();
+        assertEquals(3, run(options(0, RecoveryMode.AUTO, 0.9), threw, threw), "the relaunch threw too: give up");
+        assertEquals(2, directives.size());
+        assertTrue(printed().contains("lazarus: the relaunch failed its recovery attempt too; giving up"), printed());
+    }
+
     @Test
     void recoveryRollbackNeverResumesFromNvm() throws Exception {
         assertEquals(0, run(options(10, RecoveryMode.ROLLBACK, 1.0), crashedAt(99), succeeded(false)));

@@ -1,5 +1,7 @@
 package dev.lazarus.testing;
 
+import dev.lazarus.mpi.launch.RankProcesses;
+
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -68,7 +70,8 @@ public record RunningJob(Process process, StringBuilder output, Thread reader) {
      *
      * @return the newest version both levels held at the kill
      */
-    public static long killOnceVersionIsEverywhere(String[] args, Path l1Job, Path pfsJob, long version) throws Exception {
+    public static long killOnceVersionIsEverywhere(String[] args, Path l1Job, Path pfsJob, long version)
+            throws Exception {
         RunningJob running = start(args, Map.of("LAZARUS_CKPT_PFS_EVERY", "1"));
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         long newest = -1;
@@ -102,7 +105,7 @@ public record RunningJob(Process process, StringBuilder output, Thread reader) {
 
     /** @return the rank JVMs of the job running now */
     public List<ProcessHandle> rankJvms() {
-        return process.descendants().filter(RunningJob::isRankJvm).toList();
+        return RankProcesses.under(process.toHandle());
     }
 
     /** Fails the test with {@code message} unless {@code condition} holds. */
@@ -110,15 +113,5 @@ public record RunningJob(Process process, StringBuilder output, Thread reader) {
         if (!condition) {
             throw new AssertionError(message);
         }
-    }
-
-    /**
-     * A JVM that runs ranks: an Open MPI rank, or MPJ's MulticoreStarter. Not mpirun, nor MPJ's starter.jar
-     * launcher: both name RankMain on their command lines, and killing either orphans ranks that run on.
-     */
-    private static boolean isRankJvm(ProcessHandle process) {
-        boolean java = process.info().command().map(c -> c.endsWith("/java")).orElse(false);
-        return java && process.info().commandLine().map(c -> c.contains("MulticoreStarter")
-                || (c.contains("RankMain") && !c.contains("starter.jar"))).orElse(false);
     }
 }
