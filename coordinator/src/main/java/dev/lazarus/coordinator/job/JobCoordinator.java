@@ -87,24 +87,24 @@ public final class JobCoordinator {
             boolean reachedMainLoop = outcome.heartbeats().stream().anyMatch(b -> b.isPresent()
                     && b.get().lastBeatMillis() > 0);
             crashesBeforeMainLoop = reachedMainLoop ? 0 : crashesBeforeMainLoop + 1;
-            if (outcome.kind() == LaunchOutcome.Kind.NVM_ATTEMPT_FAILED && launch > options.maxRestarts() + extra
-                    && extra == 0) {
+            boolean threw = outcome.kind() == LaunchOutcome.Kind.NVM_ATTEMPT_FAILED;
+            if (extra == 0 && threw && launch > options.maxRestarts()) {
                 // Recovery invariant 3: an NVM restart that threw is finished by one relaunch that rolls back, even
-                // with no restarts left (--max-restarts 0): it is the end of this recovery, not a new failure.
+                // with no restarts left (--max-restarts 0): it ends this recovery rather than starting a new one.
                 extra = 1;
                 err.println("lazarus: relaunching the job once: its NVM restart failed and was recorded, so this"
                         + " launch rolls back");
             }
-            if (launch > options.maxRestarts() + extra) {
-                err.println(outcome.kind() == LaunchOutcome.Kind.NVM_ATTEMPT_FAILED && extra == 1
-                        ? "lazarus: the relaunch failed its recovery attempt too; giving up"
-                        : "lazarus: giving up: " + failure.get().description() + " after " + options.maxRestarts()
-                                + " restart(s) (--max-restarts)");
-                return end(history, outcome, ledger, "gave up");
-            }
-            if (crashesBeforeMainLoop >= 2) {
-                err.println("lazarus: giving up: the job failed before its main loop in two launches in a row, which"
-                        + " a relaunch does not mend");
+            Optional<String> giveUp = launch > options.maxRestarts() + extra
+                    ? Optional.of(threw && extra == 1 ? "the relaunch failed its recovery attempt too"
+                            : failure.get().description() + " after " + options.maxRestarts()
+                                    + " restart(s) (--max-restarts)")
+                    : crashesBeforeMainLoop >= 2
+                            ? Optional.of("the job failed before its main loop in two launches in a row, which a"
+                                    + " relaunch does not mend")
+                            : Optional.empty();
+            if (giveUp.isPresent()) {
+                err.println("lazarus: giving up: " + giveUp.get());
                 return end(history, outcome, ledger, "gave up");
             }
             directive = decide(failure.get(), outcome, history, launch, options.maxRestarts() + extra, ended, ledger);

@@ -156,7 +156,7 @@ class JobCoordinatorTest {
         directives.clear();
         assertEquals(3, run(options(0, RecoveryMode.AUTO, 0.9), threw, threw), "the relaunch threw too: give up");
         assertEquals(2, directives.size());
-        assertTrue(printed().contains("lazarus: the relaunch failed its recovery attempt too; giving up"), printed());
+        assertTrue(printed().contains("lazarus: giving up: the relaunch failed its recovery attempt too"), printed());
     }
 
     @Test
