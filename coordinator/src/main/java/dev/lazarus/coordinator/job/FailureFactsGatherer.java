@@ -12,9 +12,8 @@ import java.util.Optional;
 
 /**
  * Turns what a failed launch left (its ranks' last heartbeats, the levels' catalogs) and what the job's history
- * measured into the facts the recovery decision weighs. Unmeasured times are estimated and the estimate is cautious
- * in the same direction for every path: a verification costs an iteration, a start from NVM costs what the last
- * set-up cost.
+ * measured into the facts the recovery decision weighs. Unmeasured times are estimated the same way for every path:
+ * a verification costs an iteration; the start every relaunch pays is left out of all of them.
  */
 final class FailureFactsGatherer {
 
@@ -45,7 +44,10 @@ final class FailureFactsGatherer {
         double verification = finiteOr(history.verificationSeconds(), iteration);
         double lastSetUp = beats.stream().mapToLong(HeartbeatSnapshot::setUpNanos).max().orElse(0) * 1e-9;
         double start = finiteOr(history.freshSetUpSeconds(), lastSetUp);
-        NvmOption nvm = nvm(failure, outcome, all, beats, lastSetUp, history, planned, nvmAllowed);
+        // Every relaunch pays its JVMs' start and the application's set-up, so they are left out of every path; what
+        // differs is the beginning's fresh start (warm-up included, as measured) and each restore's read. An NVM
+        // restart adds only the heaps' attach and agreement, which a restore pays as well.
+        NvmOption nvm = nvm(failure, outcome, all, beats, 0.0, history, planned, nvmAllowed);
         return Optional.of(new FailureFacts(failure, where(outcome), Math.min(reached, maxIterations), iterations,
                 maxIterations, iteration, verification, start, nvm, sources.versions()));
     }
