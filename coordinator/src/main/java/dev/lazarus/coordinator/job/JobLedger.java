@@ -60,11 +60,6 @@ final class JobLedger implements AutoCloseable {
         return ledger;
     }
 
-    /** A ledger that keeps nothing (tests, {@code --state-dir off}). */
-    static JobLedger none(JobDescription job) {
-        return open(job, null, null, null);
-    }
-
     /** Seeds {@code history} with what earlier runs of the job measured (NVM restarts, iteration time). */
     void seed(JobHistory history) {
         prior.ifPresent(stats -> history.seed(stats.nvmAttempts(), stats.nvmAccepted(), stats.iterationSeconds()));
