@@ -12,21 +12,18 @@ import dev.lazarus.coordinator.launch.LaunchRequest;
 import dev.lazarus.coordinator.launch.LaunchWatcher;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.settings.Settings;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParentCommand;
 
-import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code lazarus demo}: the point of the product in under a minute. NPB CG class W runs on 4 ranks with checkpoints;
@@ -58,7 +55,7 @@ final class DemoCommand implements Callable<Integer> {
         try {
             return demo(dir);
         } finally {
-            deleteTree(dir);
+            SecureFiles.deleteTree(dir);
         }
     }
 
@@ -85,21 +82,5 @@ final class DemoCommand implements Callable<Integer> {
         cli.out().println(status == 0 ? "lazarus demo: the job survived the crash and its result is verified"
                 : "lazarus demo: the job ended with status " + status);
         return status;
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) throws IOException {
-                Files.delete(file);
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult postVisitDirectory(Path directory, IOException e) throws IOException {
-                Files.delete(directory);
-                return FileVisitResult.CONTINUE;
-            }
-        });
     }
 }

@@ -160,6 +160,8 @@ final class RunCommand implements Callable<Integer> {
         if (timeoutSeconds != null && timeoutSeconds <= 0) {
             throw new IllegalArgumentException("--timeout=" + timeoutSeconds + " must be positive");
         }
+        // The ranks read the plan with the same parser; a bad plan is an error before the job starts.
+        PersistencePlan persistence = plan == null ? null : PersistencePlan.read(plan);
         List<String> options = withEasyCrashSettings(jvmOptions);
         CheckpointSettings settings = settings(options);
         checkLevels(settings);
@@ -174,7 +176,7 @@ final class RunCommand implements Callable<Integer> {
         }
         LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, options,
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
-        JobOptions job = jobOptions(settings);
+        JobOptions job = jobOptions(settings, persistence);
         JobKeeping keeping = keeping(settings.jobId());
         if (newSecret == null || dryRun) {
             return launch(cli, request, job, keeping, dryRun);
@@ -243,8 +245,6 @@ final class RunCommand implements Callable<Integer> {
                     + DirectoryCheck.creatable("--nvm-dir", nvmDirectory).toAbsolutePath());
         }
         if (plan != null) {
-            // The ranks read it with the same parser; a bad plan is an error before the job starts.
-            PersistencePlan.read(plan);
             all.add("-D" + Settings.PLAN.property() + "=" + plan.toAbsolutePath());
         }
         if (noNvmRestart) {
@@ -290,18 +290,15 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** How the coordinator runs this job: restarts, recovery mode, hang timeout, and what it can restore from. */
-    private JobOptions jobOptions(CheckpointSettings settings) {
+    private JobOptions jobOptions(CheckpointSettings settings, PersistencePlan persistence) {
         if (hangTimeoutSeconds != null && hangTimeoutSeconds <= 0) {
             throw new IllegalArgumentException("--hang-timeout=" + hangTimeoutSeconds + " must be positive");
         }
         RestoreSources sources = settings.every() > 0
                 ? RestoreSources.of(settings.l1Directory(), settings.pfsDirectory().orElse(null), settings.jobId())
                 : RestoreSources.none();
-        Double planned = null;
-        if (plan != null) {
-            double r = PersistencePlan.read(plan).recomputability();
-            planned = Double.isNaN(r) ? null : r;
-        }
+        Double planned = persistence == null || Double.isNaN(persistence.recomputability()) ? null
+                : persistence.recomputability();
         return new JobOptions(maxRestarts, RecoveryMode.parse(recovery),
                 new HangWatch(hangTimeoutSeconds == null ? null : Duration.ofSeconds(hangTimeoutSeconds)), sources,
                 planned, !noNvmRestart && !plainArrays);

@@ -23,10 +23,11 @@ final class FailureFactsGatherer {
     /**
      * @param planned    the plan's predicted recomputability, or null without a plan (or one that predicts none)
      * @param nvmAllowed false when NVM restart is off for this job ({@code --no-nvm-restart}, plain arrays)
+     * @param versions   the versions the levels hold ({@link RestoreSources#versions})
      * @return the facts, or empty when no rank reached its main loop (there is nothing to weigh)
      */
     static Optional<FailureFacts> gather(FailureClass failure, LaunchOutcome outcome, JobHistory history,
-                                         RestoreSources sources, Double planned, boolean nvmAllowed) {
+                                         List<RestoreSources.Listed> versions, Double planned, boolean nvmAllowed) {
         List<Optional<HeartbeatSnapshot>> all = outcome.heartbeats();
         List<HeartbeatSnapshot> beats = all.stream().flatMap(Optional::stream)
                 .filter(b -> b.lastBeatMillis() > 0).toList();
@@ -47,14 +48,15 @@ final class FailureFactsGatherer {
         // Every relaunch pays its JVMs' start and the application's set-up, so they are left out of every path; what
         // differs is the beginning's fresh start (warm-up included, as measured) and each restore's read. An NVM
         // restart adds only the heaps' attach and agreement, which a restore pays as well.
-        NvmOption nvm = nvm(failure, outcome, all, beats, 0.0, history, planned, nvmAllowed);
+        NvmOption nvm = nvm(failure, outcome, all, beats, history, planned, nvmAllowed);
         return Optional.of(new FailureFacts(failure, where(outcome), Math.min(reached, maxIterations), iterations,
-                maxIterations, iteration, verification, start, nvm, sources.versions()));
+                maxIterations, iteration, verification, start, nvm,
+                versions.stream().map(RestoreSources.Listed::option).toList()));
     }
 
     private static NvmOption nvm(FailureClass failure, LaunchOutcome outcome, List<Optional<HeartbeatSnapshot>> all,
-                                 List<HeartbeatSnapshot> beats, double restartSeconds, JobHistory history,
-                                 Double planned, boolean nvmAllowed) {
+                                 List<HeartbeatSnapshot> beats, JobHistory history, Double planned,
+                                 boolean nvmAllowed) {
         if (!nvmAllowed) {
             return NvmOption.unusable("NVM restart is off for this job");
         }
@@ -69,7 +71,8 @@ final class FailureFactsGatherer {
         }
         int bookmark = beats.stream().mapToInt(HeartbeatSnapshot::iteration).min().orElseThrow();
         Recomputability r = Recomputability.estimate(planned, history.nvmAttempts(), history.nvmAccepted());
-        return new NvmOption(failure.nvmIntact(), bookmark, restartSeconds, r,
+        // Its own cost beyond the start every relaunch pays is the heaps' attach and agreement: nothing to add.
+        return new NvmOption(failure.nvmIntact(), bookmark, 0.0, r,
                 failure.nvmIntact() ? null : failure.description() + " lost NVM");
     }
 

@@ -72,12 +72,14 @@ public final class JobCoordinator {
         JobHistory history = new JobHistory();
         ledger.seed(history);
         LaunchDirective directive = LaunchDirective.none();
+        List<RestoreSources.Listed> restorable = List.of();
         int crashesBeforeMainLoop = 0;
         int extra = 0;
         for (int launch = 1; ; launch++) {
             LaunchOutcome outcome = launcher.launch(plan, directive, options.hangs());
             long ended = System.nanoTime();
-            history.launched(outcome);
+            List<RestoreSources.Listed> listed = restorable;
+            history.launched(outcome, (level, version) -> RestoreSources.bytes(listed, level, version));
             ledger.launched(outcome, history);
             Optional<FailureClass> failure = classify(outcome);
             if (failure.isEmpty()) {
@@ -107,7 +109,9 @@ public final class JobCoordinator {
                 err.println("lazarus: giving up: " + giveUp.get());
                 return end(history, outcome, ledger, "gave up");
             }
-            directive = decide(failure.get(), outcome, history, launch, options.maxRestarts() + extra, ended, ledger);
+            restorable = options.sources().versions(history.restoreBytesPerSecond());
+            directive = decide(failure.get(), outcome, history, restorable, launch, options.maxRestarts() + extra,
+                    ended, ledger);
         }
     }
 
@@ -120,9 +124,11 @@ public final class JobCoordinator {
         };
     }
 
-    private LaunchDirective decide(FailureClass failure, LaunchOutcome outcome, JobHistory history, int launch,
-                                   int restarts, long ended, JobLedger ledger) {
-        Optional<FailureFacts> facts = FailureFactsGatherer.gather(failure, outcome, history, options.sources(),
+    /** @param versions the versions the levels hold now, with their restore times */
+    private LaunchDirective decide(FailureClass failure, LaunchOutcome outcome, JobHistory history,
+                                   List<RestoreSources.Listed> versions, int launch, int restarts, long ended,
+                                   JobLedger ledger) {
+        Optional<FailureFacts> facts = FailureFactsGatherer.gather(failure, outcome, history, versions,
                 options.plannedRecomputability(), options.nvmAllowed());
         double millis = (System.nanoTime() - ended) * 1e-6;
         if (facts.isEmpty()) {
@@ -130,7 +136,7 @@ public final class JobCoordinator {
             String line = String.format(Locale.ROOT, "failure %d: %s before any rank reached its main loop -> relaunch"
                     + " as before (decided in %.0f ms)", history.failures().size(), failure.description(), millis);
             err.println("lazarus: " + line);
-            ledger.failed(line, null);
+            ledger.failed(line, List.of());
             return LaunchDirective.none();
         }
         RecoveryDecision decision = CostBasedDecision.decide(facts.get(), options.mode());
@@ -142,7 +148,7 @@ public final class JobCoordinator {
         String line = String.format(Locale.ROOT, "failure %d: %s (decided in %.0f ms)", history.failures().size(),
                 decision.logLine(), millis);
         err.println("lazarus: " + line);
-        ledger.failed(line, facts.get());
+        ledger.failed(line, versions);
         err.printf("lazarus: relaunch %d of at most %d: %s%n", launch, restarts, chosen.name());
         return chosen.kind() == CostedPath.Kind.NVM_RESTART ? LaunchDirective.none()
                 : new LaunchDirective(true, chosen.name() + " expected " + String.format(Locale.ROOT,

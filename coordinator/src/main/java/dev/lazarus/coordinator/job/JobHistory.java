@@ -2,15 +2,20 @@ package dev.lazarus.coordinator.job;
 
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
+import dev.lazarus.recovery.policy.Level;
 import dev.lazarus.recovery.policy.failure.RecoveryDecision;
 
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What the coordinator has seen of one job so far: its launches, failures and decisions, and the measurements the
- * next decision uses (iteration time, set-up, verification, how NVM restarts fared).
+ * next decision uses (iteration time, set-up, verification, how NVM restarts fared, each level's read bandwidth).
  */
 final class JobHistory {
     private final List<LaunchOutcome> launches = new ArrayList<>();
@@ -20,6 +25,7 @@ final class JobHistory {
     private double freshSetUpSeconds = Double.NaN;
     private double verificationSeconds = Double.NaN;
     private double iterationSeconds = Double.NaN;
+    private final Map<Level, Double> restoreBytesPerSecond = new EnumMap<>(Level.class);
 
     /**
      * One failure and what was done about it.
@@ -38,23 +44,40 @@ final class JobHistory {
      * Starts from what earlier runs of the job measured, as its state kept them: their NVM restarts, and their
      * iteration time until this run measures its own.
      *
-     * @param iterationSeconds the earlier iteration time, or null when none was measured
+     * @param iterationSeconds      the earlier iteration time, or null when none was measured
+     * @param restoreBytesPerSecond the read bandwidths earlier restores measured, by level name
      */
-    void seed(int attempts, int accepted, Double iterationSeconds) {
+    void seed(int attempts, int accepted, Double iterationSeconds, Map<String, Double> restoreBytesPerSecond) {
         nvmAttempts += attempts;
         nvmAccepted += accepted;
         if (iterationSeconds != null && Double.isNaN(this.iterationSeconds)) {
             this.iterationSeconds = iterationSeconds;
         }
+        for (Level level : Level.values()) {
+            Double earlier = restoreBytesPerSecond.get(level.name());
+            if (earlier != null && Double.isFinite(earlier) && earlier > 0) {
+                this.restoreBytesPerSecond.putIfAbsent(level, earlier);
+            }
+        }
     }
 
-    /** Records a launch's end and what its heartbeats measured. */
-    void launched(LaunchOutcome outcome) {
+    /** The bytes of a version as the level a restore read lists it, or empty when it does not list it complete. */
+    interface VersionBytes {
+        OptionalLong bytes(Level level, long version);
+    }
+
+    /**
+     * Records a launch's end and what its heartbeats measured.
+     *
+     * @param sources the bytes of the versions the launch could restore ({@link RestoreSources#bytes})
+     */
+    void launched(LaunchOutcome outcome, VersionBytes sources) {
         launches.add(outcome);
         List<HeartbeatSnapshot> beats = outcome.heartbeats().stream().flatMap(Optional::stream).toList();
         if (beats.isEmpty()) {
             return;
         }
+        measureRestore(beats, sources);
         double slowest = beats.stream().mapToDouble(HeartbeatSnapshot::medianIterationSeconds)
                 .filter(Double::isFinite).max().orElse(Double.NaN);
         if (Double.isFinite(slowest)) {
@@ -62,7 +85,7 @@ final class JobHistory {
         }
         HeartbeatSnapshot any = beats.getFirst();
         double setUp = beats.stream().mapToLong(HeartbeatSnapshot::setUpNanos).max().orElse(0) * 1e-9;
-        if (!any.resumedFromNvm() && any.restoredVersion() < 0 && any.lastBeatMillis() > 0) {
+        if (!any.resumedFromNvm() && !any.restored().any() && any.lastBeatMillis() > 0) {
             freshSetUpSeconds = setUp;
         }
         if (beats.stream().allMatch(HeartbeatSnapshot::finished)) {
@@ -79,6 +102,33 @@ final class JobHistory {
                 }
             }
         }
+    }
+
+    /**
+     * A launch whose every rank restored the same version measures the read bandwidth of the deepest level any rank
+     * read from: the version's bytes over the slowest rank's restore.
+     */
+    private void measureRestore(List<HeartbeatSnapshot> beats, VersionBytes sources) {
+        Restore first = beats.getFirst().restored();
+        if (!first.any() || beats.stream().anyMatch(b -> b.restored().version() != first.version())) {
+            return;
+        }
+        int deepest = beats.stream().mapToInt(b -> b.restored().level()).max().orElseThrow();
+        long nanos = beats.stream().mapToLong(b -> b.restored().nanos()).max().orElseThrow();
+        if (deepest < 1 || nanos <= 0) {
+            return;
+        }
+        Level level = Level.values()[deepest - 1];
+        sources.bytes(level, first.version()).ifPresent(bytes -> {
+            if (bytes > 0) {
+                restoreBytesPerSecond.put(level, bytes / (nanos * 1e-9));
+            }
+        });
+    }
+
+    /** @return the read bandwidth restores measured, bytes per second, by level; none before a restore */
+    Map<Level, Double> restoreBytesPerSecond() {
+        return Map.copyOf(restoreBytesPerSecond);
     }
 
     void failed(Failure failure) {

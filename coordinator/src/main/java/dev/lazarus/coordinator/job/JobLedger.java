@@ -6,7 +6,6 @@ import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.coordinator.state.StateRecords;
 import dev.lazarus.coordinator.state.StateSnapshot;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
-import dev.lazarus.recovery.policy.failure.FailureFacts;
 import dev.lazarus.recovery.policy.failure.VersionOption;
 
 import java.io.IOException;
@@ -16,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * The job's record in the coordinator's state: what it carries over from earlier allocations (launches, failures,
@@ -60,9 +60,13 @@ final class JobLedger implements AutoCloseable {
         return ledger;
     }
 
-    /** Seeds {@code history} with what earlier runs of the job measured (NVM restarts, iteration time). */
+    /**
+     * Seeds {@code history} with what earlier runs of the job measured (NVM restarts, iteration time, restore
+     * bandwidths).
+     */
     void seed(JobHistory history) {
-        prior.ifPresent(stats -> history.seed(stats.nvmAttempts(), stats.nvmAccepted(), stats.iterationSeconds()));
+        prior.ifPresent(stats -> history.seed(stats.nvmAttempts(), stats.nvmAccepted(), stats.iterationSeconds(),
+                stats.restoreBytesPerSecond() == null ? Map.of() : stats.restoreBytesPerSecond()));
     }
 
     /** @return the number the next launch gets, counted over every allocation */
@@ -87,15 +91,18 @@ final class JobLedger implements AutoCloseable {
         recordStats(history);
     }
 
-    /** Records a failure and its decision line; from the first failure on, the cluster holds the state. */
-    void failed(String line, FailureFacts facts) {
+    /**
+     * Records a failure and its decision line; from the first failure on, the cluster holds the state.
+     *
+     * @param versions the versions the decision weighed, for the catalog (none when there was nothing to weigh)
+     */
+    void failed(String line, List<RestoreSources.Listed> versions) {
         recorder.startCluster();
         recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "failure", line));
-        if (facts != null) {
-            for (VersionOption version : facts.versions()) {
-                recorder.version(new StateRecords.Version(version.level().name(), version.iteration(), 0,
-                        version.restoreSeconds(), version.verified()));
-            }
+        for (RestoreSources.Listed listed : versions) {
+            VersionOption version = listed.option();
+            recorder.version(new StateRecords.Version(version.level().name(), version.iteration(), listed.bytes(),
+                    version.restoreSeconds(), version.verified()));
         }
     }
 
@@ -117,7 +124,8 @@ final class JobLedger implements AutoCloseable {
         recorder.stats(new StateRecords.Stats(failures, history.nvmAttempts(), history.nvmAccepted(),
                 StateRecords.measured(history.iterationSeconds()), running,
                 failures == 0 ? null : running / failures,
-                Map.of("L1", RestoreSources.L1_BYTES_PER_SECOND, "L3", RestoreSources.L3_BYTES_PER_SECOND)));
+                history.restoreBytesPerSecond().entrySet().stream().collect(Collectors.toMap(
+                        e -> e.getKey().name(), Map.Entry::getValue))));
     }
 
     @Override

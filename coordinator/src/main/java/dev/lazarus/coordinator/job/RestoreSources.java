@@ -11,10 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 
 /**
  * The checkpoint versions a relaunch could restore, read from the levels' catalogs: every version complete for every
- * rank on L1 or L3, with its restore time estimated from its bytes and the level's bandwidth.
+ * rank on L1 or L3, with its restore time estimated from its bytes and the level's read bandwidth, as the job measured
+ * it (bytes over the slowest rank's restore time) or, before a restore was measured, as assumed.
  *
  * @param l1  the job's L1 directory, or null without checkpoints
  * @param pfs the job's L3 directory, or null without one
@@ -32,15 +35,40 @@ public record RestoreSources(CheckpointDirectory l1, CheckpointDirectory pfs) {
         return new RestoreSources(null, null);
     }
 
-    /** @return every complete version on each level, with its estimated restore time; unreadable levels give none */
-    List<VersionOption> versions() {
-        List<VersionOption> versions = new ArrayList<>();
-        add(versions, l1, Level.L1, L1_BYTES_PER_SECOND);
-        add(versions, pfs, Level.L3, L3_BYTES_PER_SECOND);
+    /**
+     * A version a level holds complete, and its size.
+     *
+     * @param option what the decision weighs
+     * @param bytes  the version's bytes on that level, every rank's
+     */
+    record Listed(VersionOption option, long bytes) {
+    }
+
+    /**
+     * @param measured the read bandwidth the job measured per level, bytes per second; a level without one is
+     *                 assumed to read at its default
+     * @return every complete version on each level, with its estimated restore time; unreadable levels give none
+     */
+    List<Listed> versions(Map<Level, Double> measured) {
+        List<Listed> versions = new ArrayList<>();
+        add(versions, l1, Level.L1, measured.getOrDefault(Level.L1, L1_BYTES_PER_SECOND));
+        add(versions, pfs, Level.L3, measured.getOrDefault(Level.L3, L3_BYTES_PER_SECOND));
         return versions;
     }
 
-    private static void add(List<VersionOption> versions, CheckpointDirectory directory, Level level,
+    /**
+     * @param listed the versions as a decision listed them (a finished run deletes its checkpoints, so the versions
+     *               a launch restored are looked up where the decision before it found them)
+     * @return the bytes of {@code version} on the level a restore from {@code level} reads (L1 for L1 and L2), or
+     *         empty when {@code listed} has no such version complete
+     */
+    static OptionalLong bytes(List<Listed> listed, Level level, long version) {
+        Level listedAs = level == Level.L3 ? Level.L3 : Level.L1;
+        return listed.stream().filter(v -> v.option().level() == listedAs && v.option().iteration() == version)
+                .mapToLong(Listed::bytes).findFirst();
+    }
+
+    private static void add(List<Listed> versions, CheckpointDirectory directory, Level level,
                             double bytesPerSecond) {
         if (directory == null || !Files.isDirectory(directory.root().resolve(directory.job()))) {
             return;
@@ -48,8 +76,8 @@ public record RestoreSources(CheckpointDirectory l1, CheckpointDirectory pfs) {
         try {
             for (VersionStatus status : new Catalog(directory).scan(false)) {
                 if (status.complete()) {
-                    versions.add(new VersionOption(level, status.version(), status.bytes() / bytesPerSecond,
-                            !status.unverified()));
+                    versions.add(new Listed(new VersionOption(level, status.version(),
+                            status.bytes() / bytesPerSecond, !status.unverified()), status.bytes()));
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -2,10 +2,11 @@ package dev.lazarus.coordinator.launch;
 
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
-import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.mpi.launch.RankMain;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,7 +18,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +26,6 @@ import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import java.util.stream.Stream;
 
 /**
  * Launches an MPI job of {@link RankMain} ranks, once, and says how that launch ended ({@link LaunchOutcome}) with one
@@ -191,7 +190,7 @@ public final class JobLauncher {
             }
             return jobOutcome(launcherStatus, statusDir, ranks, openMpiSaid(launcherErr, ""), started);
         } finally {
-            deleteTree(statusDir);
+            SecureFiles.deleteTree(statusDir);
         }
     }
 
@@ -485,13 +484,5 @@ public final class JobLauncher {
 
     private static boolean isRoot() {
         return "root".equals(System.getProperty("user.name"));
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -72,7 +72,8 @@ public final class StateRecords {
      * @param iterationSeconds    the slowest rank's median iteration time (null: not measured)
      * @param runningSeconds      time the job's launches ran, in all
      * @param mtbfSeconds         running time per failure (null before the first)
-     * @param restoreBytesPerSecond the read bandwidth assumed or measured per level
+     * @param restoreBytesPerSecond the read bandwidth restores measured, bytes per second, by level name (L1, L2:
+     *                              L1 after a rebuild from L2, L3); a level not restored from yet is absent
      */
     public record Stats(int failures, int nvmAttempts, int nvmAccepted, Double iterationSeconds,
                         double runningSeconds, Double mtbfSeconds, Map<String, Double> restoreBytesPerSecond) {

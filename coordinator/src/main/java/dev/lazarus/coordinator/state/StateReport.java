@@ -3,6 +3,7 @@ package dev.lazarus.coordinator.state;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** A job's state for people (a table) and for programs (one JSON document of the same records). */
 public final class StateReport {
@@ -25,6 +26,11 @@ public final class StateReport {
                         stats.mtbfSeconds()), stats.nvmAccepted(), stats.nvmAttempts(),
                 stats.iterationSeconds() == null ? "-" : String.format(Locale.ROOT, "%.3f ms",
                         stats.iterationSeconds() * 1e3), stats.runningSeconds())));
+        snapshot.stats().map(StateRecords.Stats::restoreBytesPerSecond).filter(m -> m != null && !m.isEmpty())
+                .ifPresent(measured -> b.append("restores measured: ").append(measured.entrySet().stream()
+                        .sorted(Map.Entry.comparingByKey()).map(e -> String.format(Locale.ROOT, "%s %.1f MB/s",
+                                e.getKey(), e.getValue() / 1e6)).collect(Collectors.joining(", ")))
+                        .append(System.lineSeparator()));
         b.append(String.format("%nevents:%n"));
         for (StateRecords.Event event : snapshot.events()) {
             b.append(String.format(Locale.ROOT, "  %tF %<tT  launch %-3d %-8s %s%n", event.timeMillis(),
@@ -33,8 +39,9 @@ public final class StateReport {
         if (!snapshot.catalog().isEmpty()) {
             b.append(String.format("%ncatalog (as the last decision saw it):%n"));
             for (StateRecords.Version version : snapshot.catalog()) {
-                b.append(String.format(Locale.ROOT, "  %s v%-8d restore %.3f s%s%n", version.level(),
-                        version.version(), version.restoreSeconds(), version.verified() ? "" : "  unverified"));
+                b.append(String.format(Locale.ROOT, "  %s v%-8d %10.1f MB  restore %.3f s%s%n", version.level(),
+                        version.version(), version.bytes() / 1e6, version.restoreSeconds(),
+                        version.verified() ? "" : "  unverified"));
             }
         }
         for (String skipped : snapshot.skipped()) {

@@ -148,6 +148,12 @@ class AutoRecoveryIT {
         assertTrue(out.contains("checkpoint restart: restored version " + chosen.group(1) + " from L1"), out);
         assertFalse(out.contains("NVM restart: resuming"), out);
         assertEquals(1, count(out, SUCCESS), out);
+        // The restore's time, from the ranks' heartbeats, is the job's measured L1 bandwidth from now on.
+        LazarusProcess.Result status = LazarusProcess.run(Duration.ofMinutes(1), "status", "--job", "auto-ckpt",
+                "--state-dir", dir.resolve("state").toString());
+        assertEquals(0, status.exitStatus(), status.output());
+        assertTrue(Pattern.compile("restores measured: L1 \\d+\\.\\d MB/s").matcher(status.output()).find(),
+                status.output());
     }
 
     /** A rank stopped in its main loop stalls the job; the coordinator sees its silent heartbeat and recovers. */

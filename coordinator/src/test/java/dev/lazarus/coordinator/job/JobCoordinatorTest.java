@@ -9,6 +9,7 @@ import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
@@ -41,7 +42,7 @@ class JobCoordinatorTest {
                                                     boolean accepted, boolean rolledBack) {
         long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), iteration, 1, 100, 100, true,
-                resumed, finished, accepted, rolledBack, -1, 1_000_000_000L, 0, tenth));
+                resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth));
     }
 
     private static LaunchOutcome crashedAt(int iteration) {

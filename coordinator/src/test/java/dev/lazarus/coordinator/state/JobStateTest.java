@@ -132,6 +132,9 @@ class JobStateTest {
         assertEquals(Optional.of(JOB), onDisk.job());
         assertEquals(3, onDisk.events().size());
         assertEquals(List.of(), onDisk.skipped());
+        String table = new StateReport(onDisk).table();
+        assertTrue(table.contains("restores measured: L1 4000.0 MB/s, L3 800.0 MB/s"), table);
+        assertTrue(table.contains("L3 v800             4.2 MB  restore 0.005 s"), table);
 
         JobState requeued = cluster(1, JobCluster.newToken(), files).getFirst();
         assertHoldsEverything(requeued);

@@ -33,6 +33,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -74,6 +75,7 @@ public final class Checkpoints implements AutoCloseable {
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
     private String restoredFrom = "";
+    private Level deepestRestored;
     /** Whether this run writes unverified versions (recovery invariant 2). */
     private boolean unverified;
     /** This rank's verified versions per level, kept whatever newer versions complete while {@link #unverified}. */
@@ -203,6 +205,7 @@ public final class Checkpoints implements AutoCloseable {
         }
         l2.forgetNewerThan(-1);
         pfsRetention.restarted(-1);
+        deepestRestored = null;
         return OptionalLong.empty();
     }
 
@@ -226,6 +229,7 @@ public final class Checkpoints implements AutoCloseable {
                             + " versions this run writes are unverified too");
                 }
                 setUnverified(fromUnverified);
+                deepestRestored = deepestUsed(level);
                 restoredFrom = levelsUsed(level);
                 l2.forgetNewerThan(version);
                 if (l2.owesParity(version)) {
@@ -294,6 +298,11 @@ public final class Checkpoints implements AutoCloseable {
         return true;
     }
 
+    /** @return the deepest level any rank restored from, the one that bounds the restore's time; collective */
+    private Level deepestUsed(Level mine) {
+        return Level.values()[(int) comm.allreduce(mine.ordinal(), ReduceOp.MAX)];
+    }
+
     /** @return the levels the ranks restored from, e.g. "L1", "L1 and L2"; collective */
     private String levelsUsed(Level mine) {
         List<String> used = new ArrayList<>();
@@ -312,6 +321,14 @@ public final class Checkpoints implements AutoCloseable {
      */
     public String restoredFrom() {
         return restoredFrom;
+    }
+
+    /**
+     * @return the deepest level the last {@link #restart()} restored from on any rank (L2: L1 files rebuilt from the
+     *         XOR set), or empty when it restored nothing
+     */
+    public Optional<Level> restoredLevel() {
+        return Optional.ofNullable(deepestRestored);
     }
 
     /** @return what the page pre-filter is and how many variables it tracks */

@@ -5,6 +5,7 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.checkpoint.Checkpoints;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
 import dev.lazarus.store.level.CheckpointDirectory;
 
 import java.io.IOException;
@@ -79,16 +80,23 @@ final class LevelCheckpoints implements AutoCloseable {
         CandidateCheckpoints.protect(checkpoints, easyCrash.heap());
     }
 
-    /** @return the restored version (the last finished iteration), or empty: start from the beginning */
-    OptionalLong restore() {
+    /**
+     * @return the restored version (the last finished iteration), where from and how long it took; {@link
+     *         Restore#NONE}: start from the beginning
+     */
+    Restore restore() {
+        long start = System.nanoTime();
         OptionalLong version = checkpoints.restart();
+        long nanos = System.nanoTime() - start;
         if (log != null) {
             log.println("lazarus: checkpoint restart: " + (version.isPresent()
                     ? "restored version " + version.getAsLong() + " from " + checkpoints.restoredFrom()
                     + ", resuming at iteration " + (version.getAsLong() + 1)
                     : "no checkpoint every rank can restore, starting from the beginning"));
         }
-        return version;
+        // Restore numbers the levels 1 to 3 in Level's order (L2 being L1 rebuilt from the XOR set).
+        return version.isPresent() ? new Restore(version.getAsLong(),
+                checkpoints.restoredLevel().map(level -> level.ordinal() + 1).orElseThrow(), nanos) : Restore.NONE;
     }
 
     /**

@@ -5,6 +5,7 @@ import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.launch.Heartbeat;
+import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
 import dev.lazarus.mpi.launch.RecoveryAttemptFailedException;
 import dev.lazarus.recovery.policy.FixedOrderPolicy;
 import dev.lazarus.recovery.policy.Rollback;
@@ -12,7 +13,6 @@ import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.OptionalLong;
 
 /**
  * Runs a {@link Recomputable} under EasyCrash: a fresh start, or a resume from the bookmarked iteration with the
@@ -167,7 +167,7 @@ public final class RecomputingRun {
         app.attach(easyCrash);
         easyCrash.checkPlan(app.application());
         boolean fromNvm = easyCrash.resuming();
-        OptionalLong restored = OptionalLong.empty();
+        Restore restored = Restore.NONE;
         if (levels != null) {
             levels.protect(easyCrash);
             if (fromNvm) {
@@ -176,16 +176,16 @@ public final class RecomputingRun {
                 restored = levels.restore();
             }
         }
-        boolean fresh = !fromNvm && restored.isEmpty();
+        boolean fresh = !fromNvm && !restored.any();
         app.initialize(fresh);
         if (!fromNvm) {
             easyCrash.persistStartingState();
         }
-        int first = restored.isPresent() ? (int) restored.getAsLong() + 1 : easyCrash.firstIteration(1);
+        int first = restored.any() ? (int) restored.version() + 1 : easyCrash.firstIteration(1);
         comm.barrier();
         long start = System.nanoTime();
         heartbeat.start(first, app.iterations(), app.maxIterations(), !easyCrash.plainArrays(), fromNvm,
-                restored.orElse(-1), start - setUpStart);
+                restored, start - setUpStart);
         for (int it = first; it <= app.iterations(); it++) {
             iterate(app, easyCrash, levels, heartbeat, it);
         }

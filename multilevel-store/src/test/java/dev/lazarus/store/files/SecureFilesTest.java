@@ -199,4 +199,16 @@ class SecureFilesTest {
             assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
         }
     }
+
+    @Test
+    void deletingATreeRemovesLinksInItButNeverWhatTheyPointAt() throws IOException {
+        Path scratch = Files.createDirectories(dir.resolve("scratch/a/b"));
+        Files.write(scratch.resolve("data"), new byte[10]);
+        Files.createSymbolicLink(scratch.resolve("to-victim"), victim);
+        Files.createSymbolicLink(dir.resolve("scratch/to-elsewhere"), victimDirectory);
+        SecureFiles.deleteTree(dir.resolve("scratch"));
+        assertFalse(Files.exists(dir.resolve("scratch"), LinkOption.NOFOLLOW_LINKS));
+        assertVictimUntouched();
+        SecureFiles.deleteTree(dir.resolve("scratch")); // nothing there: nothing to do
+    }
 }

@@ -13,6 +13,7 @@ import dev.lazarus.daemon.l2.L2Server;
 import dev.lazarus.daemon.l2.XorSetMembership;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
@@ -152,7 +153,7 @@ public final class EmbeddedNodeDaemon implements NodeDaemon {
     private void rebuildOne(L2Rebuilder rebuilder, long version) throws IOException {
         Path directory = l1.versionDirectory(version);
         Path aside = directory.resolveSibling(directory.getFileName() + ".before-rebuild");
-        deleteTree(aside);
+        SecureFiles.deleteTree(aside);
         boolean moved = Files.isDirectory(directory);
         if (moved) {
             Files.move(directory, aside);
@@ -161,12 +162,12 @@ public final class EmbeddedNodeDaemon implements NodeDaemon {
             rebuilder.rebuildData(version);
         } catch (IOException | RuntimeException e) {
             if (moved) {
-                deleteTree(directory);
+                SecureFiles.deleteTree(directory);
                 Files.move(aside, directory);
             }
             throw e;
         }
-        deleteTree(aside);
+        SecureFiles.deleteTree(aside);
     }
 
     @Override
@@ -233,17 +234,5 @@ public final class EmbeddedNodeDaemon implements NodeDaemon {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(10));
         }
         server.close();
-    }
-
-    private static void deleteTree(Path directory) throws IOException {
-        if (!Files.isDirectory(directory)) {
-            return;
-        }
-        try (var entries = Files.list(directory)) {
-            for (Path entry : entries.toList()) {
-                Files.delete(entry);
-            }
-        }
-        Files.delete(directory);
     }
 }

@@ -8,6 +8,7 @@ import dev.lazarus.mpi.local.SingleRankComm;
 import dev.lazarus.recovery.crash.CacheConfig;
 import dev.lazarus.recovery.selection.CrashTestOutcome;
 import dev.lazarus.recovery.selection.ObjectCorrelation;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -94,7 +95,7 @@ public final class CampaignMain {
             }
             return 0;
         } finally {
-            CampaignFiles.deleteTree(work);
+            SecureFiles.deleteTree(work);
         }
     }
 

@@ -17,6 +17,7 @@ import dev.lazarus.recovery.crash.ObjectRange;
 import dev.lazarus.recovery.crash.SnapshottingTracer;
 import dev.lazarus.recovery.selection.CrashTestOutcome;
 import dev.lazarus.recovery.selection.CrashTestResult;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
@@ -104,7 +105,7 @@ public final class CrashTestEngine {
             return new PhaseResult(results, regions, profile.shares(), candidates, profile.accesses(),
                     profile.iterations());
         } finally {
-            CampaignFiles.deleteTree(phaseDir);
+            SecureFiles.deleteTree(phaseDir);
         }
     }
 

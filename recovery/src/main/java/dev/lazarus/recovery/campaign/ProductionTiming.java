@@ -8,6 +8,7 @@ import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.local.SingleRankComm;
+import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -61,7 +62,7 @@ public final class ProductionTiming {
             easyCrash.release();
             return seconds;
         } finally {
-            CampaignFiles.deleteTree(nvm);
+            SecureFiles.deleteTree(nvm);
         }
     }
 
@@ -81,7 +82,7 @@ public final class ProductionTiming {
             }
             return median(perLine);
         } finally {
-            CampaignFiles.deleteTree(nvm);
+            SecureFiles.deleteTree(nvm);
         }
     }
 

@@ -9,6 +9,7 @@ import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.mpi.local.SingleRankComm;
 import dev.lazarus.recovery.crash.CrashSnapshot;
 import dev.lazarus.recovery.selection.CrashTestOutcome;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
@@ -50,7 +51,7 @@ final class RestartTest {
             Files.copy(objectsTemplate, job.resolve("rank-0.objects"));
             return resume(nvm);
         } finally {
-            CampaignFiles.deleteTree(nvm);
+            SecureFiles.deleteTree(nvm);
         }
     }
 

@@ -105,11 +105,11 @@ public final class Heartbeat implements AutoCloseable {
      * @param maxIterations    how far a resumed run may go before its verification counts as rejected
      * @param persistent       whether the application's objects live in a persistent heap (not plain arrays)
      * @param resumedFromNvm   whether this start resumed from NVM (once set, it stays set for the launch)
-     * @param restoredVersion  the checkpoint version this start restored, or -1
+     * @param restored         the checkpoint version this start restored, or {@link HeartbeatFile.Restore#NONE}
      * @param setUpNanos       the time from the start of the run to here (heap attach, restore, initialization)
      */
     public void start(int firstIteration, int iterations, int maxIterations, boolean persistent, boolean resumedFromNvm,
-                      long restoredVersion, long setUpNanos) {
+                      HeartbeatFile.Restore restored, long setUpNanos) {
         if (page == null) {
             return;
         }
@@ -122,7 +122,9 @@ public final class Heartbeat implements AutoCloseable {
         page.set(ValueLayout.JAVA_INT, HeartbeatFile.ITERATIONS_AT, iterations);
         page.set(ValueLayout.JAVA_INT, HeartbeatFile.MAX_ITERATIONS_AT, maxIterations);
         page.set(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT, flags);
-        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.RESTORED_AT, restoredVersion);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.RESTORED_AT, restored.version());
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.RESTORE_LEVEL_AT, restored.level());
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.RESTORE_NANOS_AT, restored.nanos());
         page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_AT, setUpNanos);
         page.set(ValueLayout.JAVA_LONG, HeartbeatFile.BEAT_AT, System.currentTimeMillis());
         endWrite(seq);

@@ -15,7 +15,7 @@ import java.util.Optional;
  * The layout of a {@link Heartbeat} file and its reader. Native byte order (writer and reader share the node):
  *
  * <pre>
- *   0 int   magic 'LZHB'          4 int  version 1
+ *   0 int   magic 'LZHB'          4 int  version 2
  *   8 long  sequence (odd while the rank writes)
  *  16 long  last beat, epoch milliseconds
  *  24 int   iteration begun       28 int  first iteration of this start
@@ -25,12 +25,14 @@ import java.util.Optional;
  *  64 int   durations recorded (at most 16)   68 int  max iterations (a resumed run may go that far)
  *  72 long[16] the last iterations' durations, nanoseconds, a ring
  * 200 int   length of the node's name     204 byte[52] the node's name, UTF-8 (written once, at open)
+ * 256 long  the restore's nanoseconds   264 int  the level it restored from (1 L1, 2 L1 rebuilt from L2, 3 L3; 0 none)
+ * 268 ...   zero (room to grow)
  * </pre>
  */
 public final class HeartbeatFile {
-    static final int BYTES = 256;
+    static final int BYTES = 320;
     static final int MAGIC = 0x4c5a4842;
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int DURATIONS = 16;
 
     static final int MAGIC_AT = 0;
@@ -50,6 +52,8 @@ public final class HeartbeatFile {
     static final int NODE_LENGTH_AT = 200;
     static final int NODE_AT = 204;
     static final int NODE_BYTES = 52;
+    static final int RESTORE_NANOS_AT = 256;
+    static final int RESTORE_LEVEL_AT = 264;
 
     static final int PERSISTENT = 1;
     static final int RESUMED = 2;
@@ -118,8 +122,29 @@ public final class HeartbeatFile {
                 page.getInt(FIRST_AT), page.getInt(ITERATIONS_AT), page.getInt(MAX_ITERATIONS_AT),
                 (flags & PERSISTENT) != 0,
                 (flags & RESUMED) != 0, (flags & FINISHED) != 0, (flags & ACCEPTED) != 0,
-                (flags & ROLLED_BACK) != 0, page.getLong(RESTORED_AT), page.getLong(SET_UP_AT),
+                (flags & ROLLED_BACK) != 0, new Restore(page.getLong(RESTORED_AT),
+                        Math.clamp(page.getInt(RESTORE_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
+                        Math.max(0, page.getLong(RESTORE_NANOS_AT))), page.getLong(SET_UP_AT),
                 page.getLong(VERIFICATION_AT), durations));
+    }
+
+    /**
+     * A start's restore of a checkpoint version.
+     *
+     * @param version the version restored, or -1 when the start restored none
+     * @param level   where from: 1 (L1), 2 (L1 after its node's files were rebuilt from L2), 3 (L3); 0 with none
+     * @param nanos   how long the restore took on this rank, every level it tried included
+     */
+    public record Restore(long version, int level, long nanos) {
+        /** The deepest level number. */
+        public static final int DEEPEST_LEVEL = 3;
+        /** No restore: a start from the beginning or from NVM. */
+        public static final Restore NONE = new Restore(-1, 0, 0);
+
+        /** @return whether a version was restored */
+        public boolean any() {
+            return version >= 0;
+        }
     }
 
     /**
@@ -136,7 +161,7 @@ public final class HeartbeatFile {
      * @param finished          whether the run reached its verdict
      * @param accepted          whether the verdict accepted the result
      * @param rolledBack        whether an NVM restart was rejected and the run rolled back
-     * @param restoredVersion   the checkpoint version this start restored, or -1
+     * @param restored          the checkpoint version this start restored, if any: where from and how long it took
      * @param setUpNanos        the time from the run's start to its first iteration
      * @param verificationNanos the time of one verification (0 until finished)
      * @param durations         the last iterations' durations, nanoseconds, in no particular order
@@ -144,7 +169,7 @@ public final class HeartbeatFile {
     public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
-                                    boolean rolledBack, long restoredVersion, long setUpNanos,
+                                    boolean rolledBack, Restore restored, long setUpNanos,
                                     long verificationNanos, long[] durations) {
 
         /** @return the median of the recorded iteration times, in seconds, or NaN when none is recorded */

@@ -32,7 +32,7 @@ class HeartbeatTest {
     void theCoordinatorReadsWhatTheRankWrote() throws Exception {
         long before = System.currentTimeMillis();
         try (Heartbeat beat = Heartbeat.forRank(env(dir), 3)) {
-            beat.start(5, 100, 200, true, true, -1, 2_000_000_000L);
+            beat.start(5, 100, 200, true, true, HeartbeatFile.Restore.NONE, 2_000_000_000L);
             for (int it = 5; it <= 9; it++) {
                 beat.beat(it);
                 Thread.sleep(2);
@@ -43,7 +43,7 @@ class HeartbeatTest {
             assertEquals(100, s.iterations());
             assertEquals(200, s.maxIterations());
             assertTrue(s.persistent() && s.resumedFromNvm() && !s.finished());
-            assertEquals(-1, s.restoredVersion());
+            assertFalse(s.restored().any());
             assertEquals(2_000_000_000L, s.setUpNanos());
             assertEquals(4, s.durations().length, "five beats measure four iterations");
             assertTrue(s.medianIterationSeconds() >= 0.002 && s.medianIterationSeconds() < 1,
@@ -51,11 +51,12 @@ class HeartbeatTest {
             assertTrue(s.lastBeatMillis() >= before);
             assertFalse(s.node().isBlank(), "the rank's node is named");
             // A rollback within the launch starts again, fresh: the launch still began with an NVM restart.
-            beat.start(1, 100, 200, true, false, 40, 1);
+            beat.start(1, 100, 200, true, false, new HeartbeatFile.Restore(40, 2, 1_500_000_000L), 1);
             beat.finish(true, true, 3_000_000L);
             s = HeartbeatFile.read(dir, 3).orElseThrow();
             assertTrue(s.resumedFromNvm() && s.finished() && s.accepted() && s.rolledBack(), s.toString());
-            assertEquals(40, s.restoredVersion());
+            assertEquals(new HeartbeatFile.Restore(40, 2, 1_500_000_000L), s.restored(),
+                    "the version restored, where from (L1 rebuilt from L2) and the restore's time");
             assertEquals(3_000_000L, s.verificationNanos());
         }
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
@@ -65,7 +66,7 @@ class HeartbeatTest {
     @Test
     void theDurationsAreARingOfTheLastSixteen() throws Exception {
         try (Heartbeat beat = Heartbeat.forRank(env(dir), 0)) {
-            beat.start(1, 50, 50, false, false, -1, 0);
+            beat.start(1, 50, 50, false, false, HeartbeatFile.Restore.NONE, 0);
             for (int it = 1; it <= 40; it++) {
                 beat.beat(it);
             }
@@ -78,7 +79,7 @@ class HeartbeatTest {
     @Test
     void aReaderKeepsUpWithARankThatBeatsFast() throws Exception {
         try (Heartbeat beat = Heartbeat.forRank(env(dir), 1)) {
-            beat.start(1, Integer.MAX_VALUE, Integer.MAX_VALUE, true, false, -1, 0);
+            beat.start(1, Integer.MAX_VALUE, Integer.MAX_VALUE, true, false, HeartbeatFile.Restore.NONE, 0);
             AtomicBoolean stop = new AtomicBoolean();
             Thread writer = Thread.ofPlatform().start(() -> {
                 for (int it = 1; !stop.get(); it++) {
@@ -106,7 +107,7 @@ class HeartbeatTest {
     @Test
     void aBeatBeingWrittenIsNeverRead() throws Exception {
         try (Heartbeat beat = Heartbeat.forRank(env(dir), 6)) {
-            beat.start(1, 10, 10, true, false, -1, 0);
+            beat.start(1, 10, 10, true, false, HeartbeatFile.Restore.NONE, 0);
             beat.beat(7);
         }
         Path file = HeartbeatFile.file(dir, 6);
@@ -128,7 +129,7 @@ class HeartbeatTest {
     @Test
     void noStatusDirectoryMeansNoHeartbeatAndAForeignFileIsNone() throws Exception {
         try (Heartbeat none = Heartbeat.forRank(Map.of(), 0)) {
-            none.start(1, 1, 1, true, false, -1, 0);
+            none.start(1, 1, 1, true, false, HeartbeatFile.Restore.NONE, 0);
             none.beat(1);
         }
         assertTrue(HeartbeatFile.read(dir, 0).isEmpty(), "no file, no heartbeat");

@@ -1,0 +1,70 @@
+package dev.lazarus.coordinator.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.coordinator.launch.LaunchOutcome;
+import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
+import dev.lazarus.recovery.policy.Level;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+
+/** What a launch's heartbeats teach the coordinator about restores: each level's read bandwidth. */
+class JobHistoryTest {
+    private static final long GIB = 1L << 30;
+
+    private static Optional<HeartbeatSnapshot> beat(Restore restored) {
+        return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), 60, 51, 100, 100, true, false,
+                true, true, false, restored, 2_000_000_000L, 0, new long[] {100_000_000L}));
+    }
+
+    private static LaunchOutcome launchWith(Restore... restores) {
+        return new LaunchOutcome(LaunchOutcome.Kind.SUCCEEDED, 0, List.of(), null,
+                Arrays.stream(restores).map(JobHistoryTest::beat).toList(), 10.0);
+    }
+
+    /** The catalog lists version 50 as 1 GiB on L1 and 2 GiB on L3; nothing else. */
+    private static OptionalLong catalog(Level level, long version) {
+        return version != 50 ? OptionalLong.empty() : OptionalLong.of(level == Level.L3 ? 2 * GIB : GIB);
+    }
+
+    @Test
+    void aRestoreMeasuresTheDeepestLevelsBandwidthOverTheSlowestRank() {
+        JobHistory history = new JobHistory();
+        // Rank 1's node lost its RAM disk: it read L1 after a rebuild from L2 (level 2) in 0.5 s, rank 0 L1 in 0.1 s.
+        history.launched(launchWith(new Restore(50, 1, 100_000_000L), new Restore(50, 2, 500_000_000L)),
+                JobHistoryTest::catalog);
+        assertEquals(Map.of(Level.L2, GIB / 0.5), history.restoreBytesPerSecond());
+        history.launched(launchWith(new Restore(50, 3, 1_000_000_000L), new Restore(50, 3, 4_000_000_000L)),
+                JobHistoryTest::catalog);
+        assertEquals(2 * GIB / 4.0, history.restoreBytesPerSecond().get(Level.L3), 1e-6, "2 GiB in the slowest 4 s");
+        assertEquals(GIB / 0.5, history.restoreBytesPerSecond().get(Level.L2), 1e-6, "kept");
+    }
+
+    @Test
+    void nothingIsMeasuredWithoutARestoreOrWithoutTheVersionsBytes() {
+        JobHistory history = new JobHistory();
+        history.launched(launchWith(Restore.NONE, Restore.NONE), JobHistoryTest::catalog);
+        history.launched(launchWith(new Restore(70, 1, 100_000_000L), new Restore(70, 1, 100_000_000L)),
+                JobHistoryTest::catalog);
+        history.launched(launchWith(new Restore(50, 1, 100_000_000L), new Restore(40, 1, 100_000_000L)),
+                JobHistoryTest::catalog);
+        assertTrue(history.restoreBytesPerSecond().isEmpty(), "no start from the beginning, a version the catalog"
+                + " no longer lists or ranks that disagree measures a bandwidth: " + history.restoreBytesPerSecond());
+    }
+
+    @Test
+    void anEarlierAllocationsMeasurementSeedsTheHistoryAndANewOneReplacesIt() {
+        JobHistory history = new JobHistory();
+        history.seed(0, 0, null, Map.of("L1", 3e9, "L7", 1.0, "L3", -1.0));
+        assertEquals(Map.of(Level.L1, 3e9), history.restoreBytesPerSecond(), "unknown levels and nonsense dropped");
+        history.launched(launchWith(new Restore(50, 1, 250_000_000L)), JobHistoryTest::catalog);
+        assertEquals(GIB / 0.25, history.restoreBytesPerSecond().get(Level.L1), 1e-6);
+    }
+}
