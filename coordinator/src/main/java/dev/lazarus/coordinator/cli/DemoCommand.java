@@ -75,7 +75,7 @@ final class DemoCommand implements Callable<Integer> {
         JobKeeping keeping = JobKeeping.of(cli.environment(), dir.resolve("state").toString(), JOB, null, null);
         StateFiles files = keeping.files();
         AtomicBoolean firstLaunch = new AtomicBoolean(true);
-        Launches launches = (p, directive, hangs) -> cli.launcher().launch(p, directive, hangs,
+        Launches launches = (p, directive, hangs, halts) -> cli.launcher().launch(p, directive, hangs, halts,
                 firstLaunch.getAndSet(false) && !noKill ? new RankKiller(0.5, cli.out()) : LaunchWatcher.NONE);
         int status = new JobCoordinator(launches, job, new JobDescription(JOB, "npb.CG", List.of("--class", "W"), 4,
                 keeping.nodes()), files, () -> keeping.cluster().start(files, cli.err()), cli.err()).run(plan);

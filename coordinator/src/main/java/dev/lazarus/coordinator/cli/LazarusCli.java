@@ -18,7 +18,7 @@ import picocli.CommandLine;
 /** {@code lazarus}: the one entry point for users. The shell script {@code ./lazarus} runs setup and then this. */
 @Command(name = "lazarus", mixinStandardHelpOptions = true, version = "lazarus 0.1.0",
         description = "Keeps MPI jobs written in Java alive through crashes and node failures.",
-        subcommands = {RunCommand.class, CampaignCommand.class, CkptCommand.class, StatusCommand.class,
+        subcommands = {RunCommand.class, CampaignCommand.class, CkptCommand.class, StatusCommand.class, HaltCommand.class,
                 DemoCommand.class, CommandLine.HelpCommand.class})
 public final class LazarusCli implements Runnable {
     /** Exit status for bad input. */

@@ -85,10 +85,17 @@ final class RunCommand implements Callable<Integer> {
                     + " measured against.")
     boolean plainArrays;
 
-    @Option(names = "--ckpt-every", paramLabel = "N",
+    @Option(names = "--ckpt-every", paramLabel = "N|auto",
             description = "Checkpoint the candidate objects to L1 (and every 4th version to L3) after every Nth"
-                    + " iteration; a relaunch NVM cannot serve restores the newest checkpoint (default: 0, none).")
-    Integer checkpointEvery;
+                    + " iteration, or at Daly's interval for the measured checkpoint and iteration times, the MTBF and"
+                    + " the plan's recomputability (auto); a relaunch NVM cannot serve restores the newest checkpoint"
+                    + " (default: 0, none).")
+    String checkpointEvery;
+
+    @Option(names = "--mtbf", paramLabel = "SECONDS",
+            description = "The mean time between failures --ckpt-every auto plans for (default: the coordinator's"
+                    + " estimate from the job's failures, else a day).")
+    String mtbf;
 
     @Option(names = "--ckpt-dir", paramLabel = "DIR",
             description = "L1 directory, node-local (default: LAZARUS_CKPT_DIR or /dev/shm/lazarus/ckpt).")
@@ -168,7 +175,7 @@ final class RunCommand implements Callable<Integer> {
         if (l2Secret != null) {
             checkSecret(l2Secret);
         }
-        Path newSecret = l2Secret == null && settings.every() > 0 && settings.l2Every() > 0
+        Path newSecret = l2Secret == null && settings.enabled() && settings.l2Every() > 0
                 && settings.l2Secret().isEmpty() ? JobSecrets.newPath(cli.environment(), jobId, application) : null;
         Path secret = l2Secret != null ? l2Secret.toAbsolutePath() : newSecret;
         if (secret != null) {
@@ -194,7 +201,7 @@ final class RunCommand implements Callable<Integer> {
      * checkpoints gets them or this error, never a run without them (DESIGN.md, recovery invariant 6).
      */
     private void checkLevels(CheckpointSettings settings) {
-        if (settings.every() <= 0) {
+        if (!settings.enabled()) {
             return;
         }
         DirectoryCheck.creatable(checkpointDirectory != null ? "--ckpt-dir" : "L1 directory", settings.l1Directory());
@@ -234,6 +241,15 @@ final class RunCommand implements Callable<Integer> {
         return value;
     }
 
+    /** @return {@code text} as an integer; one line naming {@code option} and what else it takes otherwise */
+    private static int integer(String option, String text, String orElse) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + "=" + text + " must be an integer" + orElse);
+        }
+    }
+
     /** The EasyCrash and checkpoint options become system properties of every rank (see their settings classes). */
     private List<String> withEasyCrashSettings(List<String> options) {
         List<String> all = new ArrayList<>(options);
@@ -251,15 +267,24 @@ final class RunCommand implements Callable<Integer> {
             all.add("-D" + Settings.NVM_RESTART.property() + "=off");
         }
         if (plainArrays) {
-            if (plan != null || checkpointEvery != null && checkpointEvery > 0) {
+            if (plan != null || checkpointEvery != null && !checkpointEvery.equals("0")) {
                 throw new IllegalArgumentException("--plain-arrays runs without a persistent heap or checkpoints:"
                         + " drop " + (plan != null ? "--plan" : "--ckpt-every"));
             }
             all.add("-D" + EasyCrashSettings.EASYCRASH + "=off");
         }
         if (checkpointEvery != null) {
-            all.add("-D" + CheckpointSettings.EVERY + "=" + inRange("--ckpt-every", checkpointEvery, 0,
-                    Integer.MAX_VALUE));
+            all.add("-D" + CheckpointSettings.EVERY + "=" + (checkpointEvery.equals(CheckpointSettings.AUTO)
+                    ? CheckpointSettings.AUTO : inRange("--ckpt-every", integer("--ckpt-every", checkpointEvery,
+                            " or auto"), 0, Integer.MAX_VALUE)));
+        }
+        if (mtbf != null) {
+            try {
+                all.add("-D" + CheckpointSettings.MTBF + "=" + CheckpointSettings.mtbf(mtbf));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("--mtbf=" + mtbf + " must be a number of seconds from 1 to "
+                        + (long) CheckpointSettings.MAX_MTBF_SECONDS);
+            }
         }
         if (l2Every != null) {
             all.add("-D" + CheckpointSettings.L2_EVERY + "=" + inRange("--l2-every", l2Every, 0, 1_000_000));
@@ -294,7 +319,7 @@ final class RunCommand implements Callable<Integer> {
         if (hangTimeoutSeconds != null && hangTimeoutSeconds <= 0) {
             throw new IllegalArgumentException("--hang-timeout=" + hangTimeoutSeconds + " must be positive");
         }
-        RestoreSources sources = settings.every() > 0
+        RestoreSources sources = settings.enabled()
                 ? RestoreSources.of(settings.l1Directory(), settings.pfsDirectory().orElse(null), settings.jobId())
                 : RestoreSources.none();
         Double planned = persistence == null || Double.isNaN(persistence.recomputability()) ? null

@@ -1,8 +1,10 @@
 package dev.lazarus.coordinator.job;
 
+import dev.lazarus.coordinator.launch.HaltCheck;
 import dev.lazarus.coordinator.launch.JobLauncher;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
+import dev.lazarus.coordinator.state.HaltRequest;
 import dev.lazarus.coordinator.state.JobState;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.mpi.launch.LaunchDirective;
@@ -10,6 +12,7 @@ import dev.lazarus.recovery.policy.failure.CostBasedDecision;
 import dev.lazarus.recovery.policy.failure.CostedPath;
 import dev.lazarus.recovery.policy.failure.FailureClass;
 import dev.lazarus.recovery.policy.failure.FailureFacts;
+import dev.lazarus.recovery.policy.failure.Recomputability;
 import dev.lazarus.recovery.policy.failure.RecoveryDecision;
 
 import java.io.IOException;
@@ -27,6 +30,10 @@ import java.util.function.Supplier;
  * job's. Every failure gets one log line with its numbers, and the run ends with a summary.
  */
 public final class JobCoordinator {
+    /** The job's state after a halt after a checkpoint ({@code lazarus halt}). */
+    static final String HALTED = "halted";
+    /** The job's state after {@code lazarus halt --now}. */
+    static final String HALTED_NOW = "halted now";
     private final Launches launcher;
     private final JobOptions options;
     private final JobDescription job;
@@ -71,20 +78,29 @@ public final class JobCoordinator {
     private int run(LaunchPlan plan, JobLedger ledger) throws IOException, InterruptedException {
         JobHistory history = new JobHistory();
         ledger.seed(history);
-        LaunchDirective directive = LaunchDirective.none();
+        boolean checkpointing = options.sources().any();
+        HaltCheck halts = stateFiles == null ? HaltCheck.NEVER : new HaltRequests(stateFiles, checkpointing, err);
+        // A job halted after a checkpoint resumes from it: that state was verified, what NVM holds of it is not.
+        LaunchDirective directive = ledger.priorState().equals(HALTED) && checkpointing
+                ? new LaunchDirective(true, "resuming the halted job from its checkpoint") : LaunchDirective.none();
         List<RestoreSources.Listed> restorable = List.of();
         int crashesBeforeMainLoop = 0;
         int extra = 0;
         for (int launch = 1; ; launch++) {
-            LaunchOutcome outcome = launcher.launch(plan, directive, options.hangs());
+            LaunchOutcome outcome = launcher.launch(plan, directive.withEstimates(ledger.mtbfSeconds(history),
+                    intervalRecomputability(history)), options.hangs(), halts);
             long ended = System.nanoTime();
             List<RestoreSources.Listed> listed = restorable;
             history.launched(outcome, (level, version) -> RestoreSources.bytes(listed, level, version));
             ledger.launched(outcome, history);
             Optional<FailureClass> failure = classify(outcome);
             if (failure.isEmpty()) {
-                return end(history, outcome, ledger, outcome.kind() == LaunchOutcome.Kind.SUCCEEDED ? "succeeded"
-                        : "failed");
+                return end(history, outcome, ledger, switch (outcome.kind()) {
+                    case SUCCEEDED -> "succeeded";
+                    // Every rank recorded the halt after the same checkpoint; killed at once, they recorded nothing.
+                    case HALTED -> outcome.silentRanks().isEmpty() ? HALTED : HALTED_NOW;
+                    default -> "failed";
+                });
             }
             boolean reachedMainLoop = outcome.heartbeats().stream().anyMatch(b -> b.isPresent()
                     && b.get().lastBeatMillis() > 0);
@@ -115,12 +131,28 @@ public final class JobCoordinator {
         }
     }
 
+    /**
+     * @return R as {@code --ckpt-every auto} should plan with it: the plan's and the job's NVM restarts' estimate,
+     *         0 when the job never resumes from NVM, NaN when nothing is known (the interval then assumes every
+     *         failure rolls back, rather than the decision's even prior)
+     */
+    private double intervalRecomputability(JobHistory history) {
+        if (!options.nvmAllowed()) {
+            return 0.0;
+        }
+        if (options.plannedRecomputability() == null && history.nvmAttempts() == 0) {
+            return Double.NaN;
+        }
+        return Recomputability.estimate(options.plannedRecomputability(), history.nvmAttempts(),
+                history.nvmAccepted()).value();
+    }
+
     /** @return the failure to recover from, or empty when the launch's status is the job's */
     static Optional<FailureClass> classify(LaunchOutcome outcome) {
         return switch (outcome.kind()) {
             case CRASHED, NVM_ATTEMPT_FAILED -> Optional.of(FailureClass.RANK_CRASH);
             case HUNG -> Optional.of(FailureClass.HANG);
-            case SUCCEEDED, FAILED, TIMED_OUT, NOT_STARTED -> Optional.empty();
+            case SUCCEEDED, FAILED, TIMED_OUT, NOT_STARTED, HALTED -> Optional.empty();
         };
     }
 
@@ -155,8 +187,21 @@ public final class JobCoordinator {
                         "%.1f s", chosen.expectedSeconds()));
     }
 
-    /** Prints the summary (after failures), records the outcome and returns the job's status. */
+    /**
+     * Prints the summary (after failures), records the outcome and returns the job's status. A halt request is used up
+     * by the halt; one still pending when the job ended otherwise is withdrawn, so it cannot stop the next run.
+     */
     private int end(JobHistory history, LaunchOutcome last, JobLedger ledger, String state) {
+        if (stateFiles != null) {
+            try {
+                if (HaltRequest.withdraw(stateFiles) && last.kind() != LaunchOutcome.Kind.HALTED) {
+                    err.println("lazarus: the pending halt request was withdrawn: the job ended before it took"
+                            + " effect");
+                }
+            } catch (IOException e) {
+                err.println("lazarus: the halt request could not be withdrawn: " + e.getMessage());
+            }
+        }
         if (!history.failures().isEmpty()) {
             err.println(JobSummary.of(history, last).text());
         }

@@ -27,6 +27,7 @@ final class JobLedger implements AutoCloseable {
     private final StateRecorder recorder;
     private final Optional<StateRecords.Stats> prior;
     private final long firstStartMillis;
+    private final String priorState;
     private int launches;
 
     private JobLedger(JobDescription job, StateRecorder recorder, StateSnapshot before) {
@@ -34,6 +35,7 @@ final class JobLedger implements AutoCloseable {
         this.recorder = recorder;
         this.prior = before.stats();
         this.launches = before.job().map(StateRecords.Job::launches).orElse(0);
+        this.priorState = before.job().map(StateRecords.Job::state).orElse("");
         this.firstStartMillis = before.job().map(StateRecords.Job::firstStartMillis)
                 .orElse(System.currentTimeMillis());
     }
@@ -67,6 +69,11 @@ final class JobLedger implements AutoCloseable {
     void seed(JobHistory history) {
         prior.ifPresent(stats -> history.seed(stats.nvmAttempts(), stats.nvmAccepted(), stats.iterationSeconds(),
                 stats.restoreBytesPerSecond() == null ? Map.of() : stats.restoreBytesPerSecond()));
+    }
+
+    /** @return how the job's previous run ended ("halted", "succeeded", ...), or "" for a new job */
+    String priorState() {
+        return priorState;
     }
 
     /** @return the number the next launch gets, counted over every allocation */
@@ -117,10 +124,24 @@ final class JobLedger implements AutoCloseable {
                 List.of(), launches, firstStartMillis, state));
     }
 
-    private void recordStats(JobHistory history) {
-        int failures = prior.map(StateRecords.Stats::failures).orElse(0) + history.failures().size();
-        double running = prior.map(StateRecords.Stats::runningSeconds).orElse(0.0)
+    /** @return the job's running time per failure over every allocation, seconds; NaN before its first failure */
+    double mtbfSeconds(JobHistory history) {
+        int failures = failures(history);
+        return failures == 0 ? Double.NaN : running(history) / failures;
+    }
+
+    private int failures(JobHistory history) {
+        return prior.map(StateRecords.Stats::failures).orElse(0) + history.failures().size();
+    }
+
+    private double running(JobHistory history) {
+        return prior.map(StateRecords.Stats::runningSeconds).orElse(0.0)
                 + history.launches().stream().mapToDouble(LaunchOutcome::seconds).sum();
+    }
+
+    private void recordStats(JobHistory history) {
+        int failures = failures(history);
+        double running = running(history);
         recorder.stats(new StateRecords.Stats(failures, history.nvmAttempts(), history.nvmAccepted(),
                 StateRecords.measured(history.iterationSeconds()), running,
                 failures == 0 ? null : running / failures,

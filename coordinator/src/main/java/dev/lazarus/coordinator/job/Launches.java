@@ -1,5 +1,6 @@
 package dev.lazarus.coordinator.job;
 
+import dev.lazarus.coordinator.launch.HaltCheck;
 import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
@@ -11,7 +12,7 @@ import java.io.IOException;
 @FunctionalInterface
 public interface Launches {
 
-    /** Runs {@code plan} once with {@code directive}, watching for hangs, and says how it ended. */
-    LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs)
+    /** Runs {@code plan} once with {@code directive}, watching for hangs and halts, and says how it ended. */
+    LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, HaltCheck halts)
             throws IOException, InterruptedException;
 }

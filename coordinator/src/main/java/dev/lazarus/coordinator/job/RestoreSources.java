@@ -35,6 +35,11 @@ public record RestoreSources(CheckpointDirectory l1, CheckpointDirectory pfs) {
         return new RestoreSources(null, null);
     }
 
+    /** @return whether the job takes checkpoints (it has at least one level to restore from) */
+    boolean any() {
+        return l1 != null || pfs != null;
+    }
+
     /**
      * A version a level holds complete, and its size.
      *

@@ -2,6 +2,7 @@ package dev.lazarus.coordinator.launch;
 
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
+import dev.lazarus.mpi.launch.HaltNotice;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.LaunchDirective;
@@ -109,22 +110,26 @@ public final class JobLauncher {
      * launch, without the coordinator's relaunches.
      */
     public int run(LaunchPlan plan) throws IOException, InterruptedException {
-        return launch(plan, LaunchDirective.none(), new HangWatch(null)).status();
+        return launch(plan, LaunchDirective.none(), new HangWatch(null), HaltCheck.NEVER).status();
     }
 
     /**
      * Runs one launch of a planned job to its end and says how it ended. The ranks' output goes to this process's
      * standard output and error. {@code directive} is handed to the ranks through the launch's status directory;
-     * while the job runs, its ranks' heartbeats are read every {@link #WATCH_PERIOD} and a hung job is killed.
+     * while the job runs, its ranks' heartbeats are read every {@link #WATCH_PERIOD} and a hung job is killed, and
+     * {@code halts} is asked whether the job is to halt.
      */
-    public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs)
+    public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, HaltCheck halts)
             throws IOException, InterruptedException {
-        return launch(plan, directive, hangs, LaunchWatcher.NONE);
+        return launch(plan, directive, hangs, halts, LaunchWatcher.NONE);
     }
 
-    /** As {@link #launch(LaunchPlan, LaunchDirective, HangWatch)}, showing {@code watcher} every heartbeat read. */
-    public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, LaunchWatcher watcher)
-            throws IOException, InterruptedException {
+    /**
+     * As {@link #launch(LaunchPlan, LaunchDirective, HangWatch, HaltCheck)}, showing {@code watcher} every heartbeat
+     * read.
+     */
+    public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, HaltCheck halts,
+                                LaunchWatcher watcher) throws IOException, InterruptedException {
         long started = System.nanoTime();
         int ranks = plan.request().ranks();
         Path statusDir = Files.createTempDirectory("lazarus-job-",
@@ -144,6 +149,7 @@ public final class JobLauncher {
             LauncherErrorStream launcherErr = null;
             LauncherOutputStream launcherOut = null;
             String hang = null;
+            HaltCheck.Halt halt = HaltCheck.Halt.NONE;
             // The status directory is unique to this launch, so its variable also marks the launch's processes.
             try (JobProcessTree job = JobProcessTree.start(builder, ExitStatusFiles.ENV, statusDir.toString())) {
                 Process process = job.launcher();
@@ -158,12 +164,23 @@ public final class JobLauncher {
                     List<Optional<HeartbeatSnapshot>> beats = heartbeats(statusDir, ranks);
                     watcher.watched(beats);
                     hang = hangs.hung(beats, System.currentTimeMillis()).orElse(null);
-                    if (hang != null || System.nanoTime() > deadline) {
+                    if (halt != HaltCheck.Halt.NOW) {
+                        halt = halts.due();
+                        if (halt == HaltCheck.Halt.AFTER_CHECKPOINT) {
+                            HaltNotice.post(statusDir);
+                        }
+                    }
+                    if (hang != null || halt == HaltCheck.Halt.NOW || System.nanoTime() > deadline) {
                         break;
                     }
                 }
                 if (process.isAlive()) {
                     job.killAll();
+                    if (halt == HaltCheck.Halt.NOW) {
+                        err.println("lazarus: halted now (lazarus halt --now): the job was killed; NVM and the"
+                                + " checkpoints keep its state, and the same command resumes it");
+                        return outcome(LaunchOutcome.Kind.HALTED, RankMain.HALTED, statusDir, ranks, null, started);
+                    }
                     if (hang != null) {
                         err.println("lazarus: hang: " + hang + "; the job was killed");
                         return outcome(LaunchOutcome.Kind.HUNG, 1, statusDir, ranks, hang, started);
@@ -183,6 +200,9 @@ public final class JobLauncher {
                 launcherOut.awaitEnd();
             }
             for (int rank = 0; rank < ranks; rank++) {
+                if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.HALTED) {
+                    return outcome(LaunchOutcome.Kind.HALTED, RankMain.HALTED, statusDir, ranks, null, started);
+                }
                 if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.RELAUNCH) {
                     return outcome(LaunchOutcome.Kind.NVM_ATTEMPT_FAILED, RankMain.RELAUNCH, statusDir, ranks, null,
                             started);

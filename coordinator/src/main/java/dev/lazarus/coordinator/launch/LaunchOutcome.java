@@ -38,6 +38,8 @@ public record LaunchOutcome(Kind kind, int status, List<Integer> silentRanks, St
         /** {@code --timeout} ran out; the job was killed. */
         TIMED_OUT,
         /** No rank started: the launcher failed (hosts, agent, network). */
-        NOT_STARTED
+        NOT_STARTED,
+        /** The job was halted ({@code lazarus halt}): after a checkpoint, or killed at once with {@code --now}. */
+        HALTED
     }
 }

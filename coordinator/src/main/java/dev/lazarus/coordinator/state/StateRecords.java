@@ -20,7 +20,7 @@ public final class StateRecords {
      * @param spares           spare nodes (none yet)
      * @param launches         launches so far, over every allocation
      * @param firstStartMillis when the job was first launched, epoch milliseconds
-     * @param state            running, succeeded, failed, gave up
+     * @param state            running, succeeded, failed, gave up, halted (after a checkpoint), halted now
      */
     public record Job(String job, String application, List<String> arguments, int ranks, List<String> nodes,
                       List<String> spares, int launches, long firstStartMillis, String state) {

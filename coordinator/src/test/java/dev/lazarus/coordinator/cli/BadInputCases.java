@@ -71,6 +71,13 @@ final class BadInputCases {
                 run("--ckpt-every negative", "--ckpt-every", "-1"),
                 run("--ckpt-every not a number", "--ckpt-every", "often"),
                 run("--plain-arrays with checkpoints", "--plain-arrays", "--ckpt-every", "5"),
+                run("--plain-arrays with auto checkpoints", "--plain-arrays", "--ckpt-every", "auto"),
+                run("--ckpt-every AUTO", "--ckpt-every", "AUTO"),
+                run("--mtbf 0", "--ckpt-every", "auto", "--mtbf", "0"),
+                run("--mtbf not a number", "--ckpt-every", "auto", "--mtbf", "daily"),
+                run("--mtbf NaN", "--ckpt-every", "auto", "--mtbf", "NaN"),
+                run("--mtbf over ten years", "--ckpt-every", "auto", "--mtbf", "1e12"),
+                run("--ckpt-dir a file with auto checkpoints", "--ckpt-every", "auto", "--ckpt-dir", T + "FILE"),
                 run("--ckpt-dir path under a file", "--ckpt-every", "5", "--ckpt-dir", T + "FILE/x"),
                 run("--ckpt-dir a file", "--ckpt-every", "5", "--ckpt-dir", T + "FILE"),
                 run("--pfs-dir path under a file", "--ckpt-every", "5", "--pfs-dir", T + "FILE/x"),
@@ -102,7 +109,7 @@ final class BadInputCases {
         return Arguments.of("campaign " + name, "lazarus", args);
     }
 
-    /** {@code status}: the job and the state directory, and what lies in it. */
+    /** {@code status} and {@code halt}: the job and the state directory, and what lies in it. */
     static List<Arguments> status() {
         return List.of(
                 lazarus("status without --job", "status"),
@@ -112,7 +119,17 @@ final class BadInputCases {
                 lazarus("status --state-dir off", "status", "--job", "x", "--state-dir", "off"),
                 lazarus("status --state-dir a file", "status", "--job", "x", "--state-dir", T + "FILE"),
                 lazarus("run --state-dir under a file", "run", "--np", "2", "--state-dir", T + "FILE/x", "--job",
-                        "x", "--dry-run", "npb.CG"));
+                        "x", "--dry-run", "npb.CG"),
+                lazarus("halt without --job", "halt"),
+                lazarus("halt --job ..", "halt", "--job", ".."),
+                lazarus("halt of a job with no state", "halt", "--job", "never-ran", "--state-dir", T + "DIR"),
+                lazarus("halt --state-dir off", "halt", "--job", "x", "--state-dir", "off"),
+                lazarus("halt --now and --after", "halt", "--job", "x", "--state-dir", T + "DIR", "--now",
+                        "--after", "5"),
+                lazarus("halt --after -1", "halt", "--job", "x", "--state-dir", T + "DIR", "--after", "-1"),
+                lazarus("halt --after not a number", "halt", "--job", "x", "--state-dir", T + "DIR", "--after", "x"),
+                lazarus("halt --after over a week", "halt", "--job", "x", "--state-dir", T + "DIR", "--after",
+                        "99999999"));
     }
 
     static List<Arguments> campaign() {

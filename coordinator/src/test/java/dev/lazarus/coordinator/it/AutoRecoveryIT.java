@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -156,6 +157,31 @@ class AutoRecoveryIT {
                 status.output());
     }
 
+    /**
+     * {@code --ckpt-every auto}: the ranks measure their checkpoint and iteration times and checkpoint at Daly's
+     * interval for the MTBF, saying why; a rollback restores one of those versions.
+     */
+    @Test
+    void anAutomaticIntervalIsChosenFromMeasurementsAndRestoredFrom() throws Exception {
+        String[] command = heat("openmpi", "auto-interval", plan("solver.HEAT", HEAT_REGIONS, 0.0), "--ckpt-every",
+                "auto", "--mtbf", "30", "--ckpt-dir", dir.resolve("l1").toString(), "--pfs-dir",
+                dir.resolve("pfs").toString());
+        command[command.length - 1] = "B";
+        RunningJob job = RunningJob.start(command, Map.of());
+        waitFor(job, "iteration   1920");
+        String out = killARankAndAwaitRecovery(job, "auto interval");
+        Matcher interval = Pattern.compile("lazarus: checkpoint interval auto: every (\\d+) iterations \\(Daly: .*"
+                + "MTBF 30\\.0 s configured, R 0\\.00: rollbacks every 30\\.0 s").matcher(out);
+        assertTrue(interval.find(), out);
+        // Tens of milliseconds of checkpoint against 30 s: an interval of a second or so, hundreds of 2 ms iterations.
+        int every = Integer.parseInt(interval.group(1));
+        assertTrue(every > 20 && every < 4800, out);
+        Matcher restored = Pattern.compile("checkpoint restart: restored version (\\d+) from L1").matcher(out);
+        assertTrue(restored.find(), out);
+        assertTrue(Long.parseLong(restored.group(1)) > 1, "a version at the interval, not only the first: " + out);
+        assertEquals(1, count(out, SUCCESS), out);
+    }
+
     /** A rank stopped in its main loop stalls the job; the coordinator sees its silent heartbeat and recovers. */
     @Test
     void aStoppedRankIsAHangThatIsKilledAndRecovered() throws Exception {
@@ -174,5 +200,49 @@ class AutoRecoveryIT {
         assertEquals(1, count(out, SUCCESS), out);
         assertTrue(out.contains("{hang=1}"), out);
         assertFalse(rank.isAlive(), "the stopped rank was killed");
+    }
+
+    /**
+     * {@code lazarus halt}: the job stops after its next checkpoint with exit status 75, and the same command resumes
+     * it from that checkpoint to a verified result; {@code --now} kills it at once, and the same command resumes it
+     * from NVM.
+     */
+    @Test
+    void aHaltedJobStopsAfterACheckpointAndTheSameCommandResumesIt() throws Exception {
+        String[] command = heat("openmpi", "halt", plan("solver.HEAT", HEAT_REGIONS, 1.0), "--ckpt-every", "800",
+                "--ckpt-dir", dir.resolve("l1").toString());
+        // Class B (4800 iterations of about 2 ms, a progress line every 480): time for a person's halt to arrive.
+        command[command.length - 1] = "B";
+        String[] halt = {"halt", "--job", "halt", "--state-dir", dir.resolve("state").toString()};
+        RunningJob job = RunningJob.start(command, Map.of());
+        waitFor(job, "iteration    960");
+        LazarusProcess.Result asked = LazarusProcess.run(Duration.ofMinutes(1), halt);
+        assertEquals(0, asked.exitStatus(), asked.output());
+        String out = reported("halt", job.awaitEnd());
+        assertEquals(75, job.process().exitValue(), out);
+        Matcher stopped = Pattern.compile("lazarus: halted after checkpoint (\\d+) \\(lazarus halt\\)").matcher(out);
+        assertTrue(stopped.find(), out);
+        assertEquals(0, Long.parseLong(stopped.group(1)) % 800, out);
+        assertEquals(0, count(out, SUCCESS), "a halted job reports no result: " + out);
+        LazarusProcess.Result notRunning = LazarusProcess.run(Duration.ofMinutes(1), halt);
+        assertEquals(2, notRunning.exitStatus(), notRunning.output());
+        assertTrue(notRunning.output().contains("job halt is not running (it halted)"), notRunning.output());
+
+        long checkpoint = Long.parseLong(stopped.group(1));
+        job = RunningJob.start(command, Map.of());
+        // Halt now two progress lines after the restored version.
+        waitFor(job, String.format(Locale.ROOT, "iteration %6d", (checkpoint / 480 + 2) * 480));
+        assertEquals(0, LazarusProcess.run(Duration.ofMinutes(1), "halt", "--job", "halt", "--state-dir",
+                dir.resolve("state").toString(), "--now").exitStatus());
+        out = reported("halt --now", job.awaitEnd());
+        assertTrue(out.contains("checkpoint restart: restored version " + checkpoint + " from L1"), out);
+        assertTrue(out.contains("lazarus: halted now (lazarus halt --now)"), out);
+        assertEquals(75, job.process().exitValue(), out);
+
+        job = RunningJob.start(command, Map.of());
+        out = reported("resume", job.awaitEnd());
+        assertEquals(0, job.process().exitValue(), out);
+        assertTrue(out.contains("lazarus: NVM restart: resuming at iteration"), out);
+        assertEquals(1, count(out, SUCCESS), out);
     }
 }

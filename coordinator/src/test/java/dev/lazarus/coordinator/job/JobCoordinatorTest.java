@@ -58,7 +58,7 @@ class JobCoordinatorTest {
 
     private int run(JobOptions options, LaunchOutcome... script) throws Exception {
         Deque<LaunchOutcome> outcomes = new ArrayDeque<>(List.of(script));
-        return new JobCoordinator((plan, directive, hangs) -> {
+        return new JobCoordinator((plan, directive, hangs, halts) -> {
             directives.add(directive);
             return outcomes.removeFirst();
         }, options, err).run(PLAN);
@@ -77,7 +77,10 @@ class JobCoordinatorTest {
         // R 0.9 (plan): NVM at 90 = 10 x 0.1 + 0.1 + 0.1 x 11.1 = 2.21 < 11.1 (the start every relaunch pays is
         // left out of every path; only the beginning pays its fresh set-up of 1 s).
         assertEquals(0, run(options(10, RecoveryMode.AUTO, 0.9), crashedAt(90), succeeded(true)));
-        assertEquals(List.of(LaunchDirective.none(), LaunchDirective.none()), directives);
+        // The ranks also hear the coordinator's estimates, for --ckpt-every auto: no MTBF before a failure, then the
+        // 5 s the first launch ran per failure; R the plan's 0.9.
+        assertEquals(List.of(LaunchDirective.none().withEstimates(Double.NaN, 0.9),
+                LaunchDirective.none().withEstimates(5.0, 0.9)), directives);
         String out = printed();
         assertTrue(out.contains("lazarus: failure 1: rank crash (ranks [0, 1] without a status) at iteration 90 of"
                 + " 100: NVM restart at 90 2.2 s"), out);

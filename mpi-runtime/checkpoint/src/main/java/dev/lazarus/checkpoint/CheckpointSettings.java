@@ -21,8 +21,11 @@ import java.util.Properties;
  *   <caption>Settings</caption>
  *   <tr><th>property</th><th>environment</th><th>default</th></tr>
  *   <tr><td>lazarus.job.id</td><td>LAZARUS_JOB_ID</td><td>the application name</td></tr>
- *   <tr><td>lazarus.ckpt.every</td><td>LAZARUS_CKPT_EVERY</td><td>0: no checkpoints; N: after every Nth main-loop
+ *   <tr><td>lazarus.ckpt.every</td><td>LAZARUS_CKPT_EVERY</td><td>0: no checkpoints; auto: Daly's interval from the
+ *       measured checkpoint and iteration times, the MTBF and R; N: after every Nth main-loop
  *       iteration of a {@code RecomputingRun}</td></tr>
+ *   <tr><td>lazarus.ckpt.mtbf</td><td>LAZARUS_CKPT_MTBF</td><td>the MTBF, seconds, that {@code auto} plans for
+ *       (default: the coordinator's estimate, else a day)</td></tr>
  *   <tr><td>lazarus.ckpt.dir</td><td>LAZARUS_CKPT_DIR</td><td>/dev/shm/lazarus/ckpt (L1, node-local; {@code %h}
  *       stands for the node name)</td></tr>
  *   <tr><td>lazarus.ckpt.pfs.dir</td><td>LAZARUS_CKPT_PFS_DIR</td><td>lazarus-ckpt in the working directory
@@ -60,6 +63,11 @@ public final class CheckpointSettings {
     public static final String FULL_EVERY = Settings.CKPT_FULL_EVERY.property();
     public static final String KEEP = Settings.CKPT_KEEP.property();
     public static final String EVERY = Settings.CKPT_EVERY.property();
+    public static final String MTBF = Settings.CKPT_MTBF.property();
+    /** The value of {@link #EVERY} that chooses the interval as the run goes. */
+    public static final String AUTO = "auto";
+    /** The longest MTBF accepted: ten years. */
+    public static final double MAX_MTBF_SECONDS = 10 * 365 * 24 * 3600.0;
     public static final String L2_EVERY = Settings.CKPT_L2_EVERY.property();
     public static final String L2_SET_SIZE = Settings.CKPT_L2_SET_SIZE.property();
     public static final String L2_SCHEME = Settings.CKPT_L2_SCHEME.property();
@@ -85,6 +93,8 @@ public final class CheckpointSettings {
     private int fullEvery;
     private int keep;
     private int every;
+    private boolean autoInterval;
+    private double mtbfSeconds = Double.NaN;
     private int l2Every;
     private int l2SetSize;
     private L2Scheme l2Scheme;
@@ -133,7 +143,9 @@ public final class CheckpointSettings {
         }
         fullEvery = source.integer(Settings.CKPT_FULL_EVERY, 8, 1, 1_000_000);
         keep = source.integer(Settings.CKPT_KEEP, 2, 1, MAX_KEEP);
-        every = source.integer(Settings.CKPT_EVERY, 0, 0, Integer.MAX_VALUE);
+        autoInterval = source.text(Settings.CKPT_EVERY).filter(AUTO::equals).isPresent();
+        every = autoInterval ? 0 : source.integer(Settings.CKPT_EVERY, 0, 0, Integer.MAX_VALUE);
+        mtbfSeconds = mtbf(source.text(Settings.CKPT_MTBF).orElse(null));
         l2Every = source.integer(Settings.CKPT_L2_EVERY, 1, 0, 1_000_000);
         l2SetSize = source.integer(Settings.CKPT_L2_SET_SIZE, XorSetLayout.DEFAULT_SET_SIZE, XorSetLayout.MIN_SET_SIZE,
                 XorSetLayout.MAX_SET_SIZE);
@@ -221,8 +233,43 @@ public final class CheckpointSettings {
         return node;
     }
 
-    /** @return after every how many main-loop iterations a run checkpoints; 0 for never */
+    /** @return after every how many main-loop iterations a run checkpoints; 0 for never or {@link #auto()} */
     public int every() {
         return every;
+    }
+
+    /** @return whether the interval is chosen as the run goes ({@code lazarus.ckpt.every=auto}) */
+    public boolean auto() {
+        return autoInterval;
+    }
+
+    /** @return whether the run checkpoints at all: a fixed interval or {@code auto} */
+    public boolean enabled() {
+        return every > 0 || autoInterval;
+    }
+
+    /** @return the configured MTBF in seconds ({@code lazarus.ckpt.mtbf}), or NaN when none is configured */
+    public double mtbfSeconds() {
+        return mtbfSeconds;
+    }
+
+    /**
+     * @return {@code text} as an MTBF in seconds, NaN for null
+     * @throws IllegalArgumentException one line unless it is a number of seconds from 1 to {@value #MAX_MTBF_SECONDS}
+     */
+    public static double mtbf(String text) {
+        if (text == null) {
+            return Double.NaN;
+        }
+        try {
+            double seconds = Double.parseDouble(text);
+            if (seconds >= 1 && seconds <= MAX_MTBF_SECONDS) {
+                return seconds;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException(MTBF + "=" + text + " must be a number of seconds from 1 to "
+                + (long) MAX_MTBF_SECONDS);
     }
 }

@@ -5,7 +5,10 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.checkpoint.Checkpoints;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.launch.HaltNotice;
 import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
+import dev.lazarus.mpi.launch.JobHaltedException;
+import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.store.level.CheckpointDirectory;
 
 import java.io.IOException;
@@ -23,24 +26,24 @@ import java.util.OptionalLong;
 final class LevelCheckpoints implements AutoCloseable {
     private final Comm comm;
     private final Checkpoints checkpoints;
-    private final int every;
+    private final CheckpointSchedule schedule;
     private final PrintStream log;
 
-    private LevelCheckpoints(Comm comm, Checkpoints checkpoints, int every, PrintStream log) {
+    private LevelCheckpoints(Comm comm, Checkpoints checkpoints, CheckpointSchedule schedule, PrintStream log) {
         this.comm = comm;
         this.checkpoints = checkpoints;
-        this.every = every;
+        this.schedule = schedule;
         this.log = log;
     }
 
     /**
-     * @return the levels for this run, or null when {@code lazarus.ckpt.every} is 0
+     * @return the levels for this run, or null when {@code lazarus.ckpt.every} is 0 (not auto)
      * @throws IllegalArgumentException on every rank, with the lowest such rank's one line, when a rank's job
      *                                  directory on L1 or L3 is a link or another user's: a user who asked for
      *                                  checkpoints gets them or an error, never a run whose every checkpoint fails
      */
     static LevelCheckpoints open(Comm comm, CheckpointSettings settings, PrintStream log) {
-        if (settings == null || settings.every() == 0) {
+        if (settings == null || !settings.enabled()) {
             return null;
         }
         String refused = refusal(settings);
@@ -53,7 +56,8 @@ final class LevelCheckpoints implements AutoCloseable {
                 log.println("lazarus: " + line); // every rank's problems, each says its rank
             }
         });
-        return new LevelCheckpoints(comm, checkpoints, settings.every(), out);
+        return new LevelCheckpoints(comm, checkpoints,
+                CheckpointSchedule.of(settings, LaunchDirective.of(System.getenv()), out), out);
     }
 
     /** @return why this rank's job directory on a level must not be used, or null */
@@ -112,14 +116,32 @@ final class LevelCheckpoints implements AutoCloseable {
         checkpoints.discardUnverified();
     }
 
-    /** Checkpoints after iteration {@code iteration} if it is a multiple of the interval. Collective. */
+    /** The main loop of a start begins: the schedule times iterations from here. */
+    void mainLoopStarts() {
+        schedule.mainLoopStarts();
+    }
+
+    /**
+     * Checkpoints after iteration {@code iteration} if the schedule says so. Collective.
+     *
+     * @throws JobHaltedException on every rank, after a checkpoint every rank wrote, when the job was asked to halt
+     *                            ({@link HaltNotice}; the ranks agree, so they all stop after the same version)
+     */
     void afterIteration(int iteration) {
-        if (iteration % every != 0) {
+        if (!schedule.due(iteration)) {
             return;
         }
+        long start = System.nanoTime();
         CheckpointReport report = checkpoints.checkpoint(iteration);
-        if (!report.complete() && log != null) {
-            log.println("lazarus: checkpoint " + iteration + " is incomplete: a rank failed to write it");
+        schedule.checkpointed(comm, iteration, System.nanoTime() - start);
+        if (!report.complete()) {
+            if (log != null) {
+                log.println("lazarus: checkpoint " + iteration + " is incomplete: a rank failed to write it");
+            }
+            return;
+        }
+        if (comm.allreduce(HaltNotice.posted(System.getenv()) ? 1L : 0L, ReduceOp.MAX) == 1L) {
+            throw new JobHaltedException(iteration);
         }
     }
 

@@ -6,6 +6,7 @@ import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.launch.Heartbeat;
 import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
+import dev.lazarus.mpi.launch.JobHaltedException;
 import dev.lazarus.mpi.launch.RecoveryAttemptFailedException;
 import dev.lazarus.recovery.policy.FixedOrderPolicy;
 import dev.lazarus.recovery.policy.Rollback;
@@ -133,7 +134,7 @@ public final class RecomputingRun {
      */
     private static Outcome plainRun(Comm comm, Recomputable app, CheckpointSettings checkpoints, Heartbeat heartbeat,
                                     PrintStream log) {
-        if (checkpoints != null && checkpoints.every() > 0) {
+        if (checkpoints != null && checkpoints.enabled()) {
             throw new IllegalArgumentException(EasyCrashSettings.EASYCRASH + "=off runs on plain Java arrays, which"
                     + " are not checkpointed: drop the checkpoint interval");
         }
@@ -151,6 +152,8 @@ public final class RecomputingRun {
                                         Heartbeat heartbeat, PrintStream log) throws IOException {
         try {
             return attempt(comm, app, easyCrash, levels, heartbeat, log);
+        } catch (JobHaltedException halted) {
+            throw halted; // a clean stop after a checkpoint, not a failed attempt
         } catch (RuntimeException | Error failure) {
             if (!easyCrash.resuming()) {
                 throw failure;
@@ -186,6 +189,9 @@ public final class RecomputingRun {
         long start = System.nanoTime();
         heartbeat.start(first, app.iterations(), app.maxIterations(), !easyCrash.plainArrays(), fromNvm,
                 restored, start - setUpStart);
+        if (levels != null) {
+            levels.mainLoopStarts();
+        }
         for (int it = first; it <= app.iterations(); it++) {
             iterate(app, easyCrash, levels, heartbeat, it);
         }

@@ -22,6 +22,8 @@ public final class Settings {
     public static final Setting NVM_RESTART = of("lazarus.nvm.restart", "auto");
     public static final Setting EASYCRASH = of("lazarus.easycrash", "on");
     public static final Setting CKPT_EVERY = of("lazarus.ckpt.every", "0");
+    /** The MTBF {@code lazarus.ckpt.every=auto} plans for, seconds. */
+    public static final Setting CKPT_MTBF = of("lazarus.ckpt.mtbf", "the coordinator's estimate, else 86400");
     public static final Setting CKPT_DIR = of("lazarus.ckpt.dir", DEFAULT_L1_DIR);
     public static final Setting CKPT_NODE = of("lazarus.ckpt.node", "LAZARUS_HOST, else the host name");
     public static final Setting CKPT_L2_EVERY = of("lazarus.ckpt.l2.every", "1");
@@ -53,7 +55,7 @@ public final class Settings {
 
     /** Every setting, in the README's order. */
     public static final List<Setting> ALL = List.of(JOB_ID, NVM_DIR, NVM_HEAP_SIZE, PLAN, NVM_RESTART, EASYCRASH,
-            CKPT_EVERY, CKPT_DIR, CKPT_NODE, CKPT_L2_EVERY, CKPT_L2_SET_SIZE, CKPT_L2_SCHEME, CKPT_L2_SECRET,
+            CKPT_EVERY, CKPT_MTBF, CKPT_DIR, CKPT_NODE, CKPT_L2_EVERY, CKPT_L2_SET_SIZE, CKPT_L2_SCHEME, CKPT_L2_SECRET,
             CKPT_L2_BIND, CKPT_L2_LISTEN, CKPT_L2_MEMBERS, CKPT_L2_SELF, CKPT_PFS_DIR, CKPT_PFS_EVERY, CKPT_BLOCK_SIZE,
             CKPT_FULL_EVERY, CKPT_KEEP, CKPT_PFS_DIRECT, CKPT_PFS_KEEP, COORDINATOR_STATE_DIR, COORDINATOR_PORT);
 

@@ -1,5 +1,7 @@
 package dev.lazarus.recovery.cost;
 
+import dev.lazarus.recovery.policy.interval.YoungDaly;
+
 /**
  * The EasyCrash paper's system-efficiency model (§7, Eq. 6-9; Appendix A.8, Eq. 10-12) evaluated at one application
  * recomputability R.

@@ -24,13 +24,13 @@ public record SystemParameters(double mtbfSeconds, double checkpointSeconds, dou
      *                                  T'_r and t_s are finite and &gt;= 0
      */
     public SystemParameters {
-        YoungDaly.requirePositive("mtbfSeconds", mtbfSeconds);
-        YoungDaly.requirePositive("checkpointSeconds", checkpointSeconds);
-        YoungDaly.requireNonNegative("restartSeconds", restartSeconds);
-        YoungDaly.requireNonNegative("syncSeconds", syncSeconds);
-        YoungDaly.requireNonNegative("nvmRestartSeconds", nvmRestartSeconds);
-        YoungDaly.requireNonNegative("runtimeOverhead", runtimeOverhead);
-        YoungDaly.requirePositive("totalSeconds", totalSeconds);
+        Require.positive("mtbfSeconds", mtbfSeconds);
+        Require.positive("checkpointSeconds", checkpointSeconds);
+        Require.nonNegative("restartSeconds", restartSeconds);
+        Require.nonNegative("syncSeconds", syncSeconds);
+        Require.nonNegative("nvmRestartSeconds", nvmRestartSeconds);
+        Require.nonNegative("runtimeOverhead", runtimeOverhead);
+        Require.positive("totalSeconds", totalSeconds);
     }
 
     /**
@@ -53,7 +53,7 @@ public record SystemParameters(double mtbfSeconds, double checkpointSeconds, dou
         if (dataBytes < 0) {
             throw new IllegalArgumentException("dataBytes must be >= 0: dataBytes=" + dataBytes);
         }
-        YoungDaly.requirePositive("bytesPerSecond", bytesPerSecond);
+        Require.positive("bytesPerSecond", bytesPerSecond);
         return dataBytes / bytesPerSecond;
     }
 

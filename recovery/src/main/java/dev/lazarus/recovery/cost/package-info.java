@@ -1,9 +1,9 @@
 /**
- * Cost models for choosing between recomputation and rollback.
+ * Cost models for choosing between recomputation and rollback, on the checkpoint interval of
+ * {@link dev.lazarus.recovery.policy.interval.YoungDaly} (Young's first-order formula, Daly's higher-order one, and the
+ * expected lost work per failure), which the runtime uses for {@code --ckpt-every auto}.
  *
  * <ul>
- *   <li>{@link dev.lazarus.recovery.cost.YoungDaly}: the optimum checkpoint interval (Young's first-order formula and
- *       Daly's higher-order one) and the expected lost work per failure.</li>
  *   <li>{@link dev.lazarus.recovery.cost.EasyCrashEfficiency}: the EasyCrash paper's system-efficiency model with and
  *       without recomputation from NVM (§7, Eq. 6-9, and Eq. 10-12 of Appendix A.8), for the parameters in
  *       {@link dev.lazarus.recovery.cost.SystemParameters}.</li>

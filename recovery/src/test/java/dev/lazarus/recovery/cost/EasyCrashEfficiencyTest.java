@@ -1,14 +1,15 @@
 package dev.lazarus.recovery.cost;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Random;
-
 import static dev.lazarus.recovery.cost.OverheadAccounting.AS_PRINTED;
 import static dev.lazarus.recovery.cost.OverheadAccounting.CHARGED;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.lazarus.recovery.policy.interval.YoungDaly;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
 
 class EasyCrashEfficiencyTest {
     static final double HOUR = 3600;

@@ -13,23 +13,36 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * What the coordinator tells the ranks of one launch about how to recover: a small properties file, {@code directive}
- * in the launch's status directory ({@value ExitStatusFiles#ENV}), written before the launch starts. Today it says
- * whether the ranks may resume from NVM ({@code nvm=rollback}: set NVM aside and restore the newest checkpoint, or
- * start from the beginning) and why. Without a directive the ranks decide as they always did; with one they still
- * make their own checks (a damaged heap is never resumed, whatever the directive).
+ * What the coordinator tells the ranks of one launch: a small properties file, {@code directive} in the launch's
+ * status directory ({@value ExitStatusFiles#ENV}), written before the launch starts. It says whether the ranks may
+ * resume from NVM ({@code nvm=rollback}: set NVM aside and restore the newest checkpoint, or start from the beginning)
+ * and why, and what the coordinator estimates of the job (MTBF, recomputability R), which {@code
+ * lazarus.ckpt.every=auto} plans the checkpoint interval with. Without a directive the ranks decide as they always
+ * did; with one they still make their own checks (a damaged heap is never resumed, whatever the directive).
  *
- * @param rollBack whether the ranks must not resume from NVM
- * @param reason   the coordinator's reason, for the ranks' log line
+ * @param rollBack        whether the ranks must not resume from NVM
+ * @param reason          the coordinator's reason, for the ranks' log line
+ * @param mtbfSeconds     the job's MTBF as the coordinator measured it, seconds; NaN before a failure was seen
+ * @param recomputability the coordinator's estimate of R (plan and the job's NVM restarts); NaN when unknown
  */
-public record LaunchDirective(boolean rollBack, String reason) {
+public record LaunchDirective(boolean rollBack, String reason, double mtbfSeconds, double recomputability) {
     /** The file name in the status directory. */
     public static final String FILE = "directive";
     private static final int MAX_BYTES = 4096;
 
+    /** A directive without estimates. */
+    public LaunchDirective(boolean rollBack, String reason) {
+        this(rollBack, reason, Double.NaN, Double.NaN);
+    }
+
     /** The directive that changes nothing. */
     public static LaunchDirective none() {
         return new LaunchDirective(false, "");
+    }
+
+    /** @return this directive carrying the coordinator's estimates (NaN: unknown) */
+    public LaunchDirective withEstimates(double mtbf, double r) {
+        return new LaunchDirective(rollBack, reason, mtbf, r);
     }
 
     /** Writes {@code directive} into {@code dir} atomically, readable by the owner only. */
@@ -37,7 +50,8 @@ public record LaunchDirective(boolean rollBack, String reason) {
         Path tmp = Files.createTempFile(dir, FILE, ".tmp",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         String reason = directive.reason().replace('\n', ' ');
-        Files.writeString(tmp, "nvm=" + (directive.rollBack() ? "rollback" : "auto") + "\nreason=" + reason + "\n",
+        Files.writeString(tmp, "nvm=" + (directive.rollBack() ? "rollback" : "auto") + "\nreason=" + reason + "\n"
+                + estimate("mtbf", directive.mtbfSeconds()) + estimate("recomputability", directive.recomputability()),
                 StandardCharsets.UTF_8);
         Files.move(tmp, dir.resolve(FILE), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     }
@@ -66,10 +80,34 @@ public record LaunchDirective(boolean rollBack, String reason) {
                 throw new IllegalArgumentException("launch directive " + file + ": nvm=" + nvm
                         + " is neither auto nor rollback");
             }
-            return new LaunchDirective(nvm.equals("rollback"), properties.getProperty("reason", ""));
+            return new LaunchDirective(nvm.equals("rollback"), properties.getProperty("reason", ""),
+                    estimate(properties, "mtbf", 1, Double.MAX_VALUE, file),
+                    estimate(properties, "recomputability", 0, 1, file));
         } catch (IOException e) {
             throw new IllegalArgumentException("launch directive " + file + ": " + e.getMessage());
         }
+    }
+
+    private static String estimate(String key, double value) {
+        return Double.isFinite(value) ? key + "=" + value + "\n" : "";
+    }
+
+    /** @return the estimate, NaN when absent; one line for a value that is not a number in [min, max] */
+    private static double estimate(Properties properties, String key, double min, double max, Path file) {
+        String text = properties.getProperty(key);
+        if (text == null) {
+            return Double.NaN;
+        }
+        try {
+            double value = Double.parseDouble(text);
+            if (value >= min && value <= max) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("launch directive " + file + ": " + key + "=" + text
+                + " is not a number from " + min + " to " + max);
     }
 
     private static Optional<String> readBounded(Path file) throws IOException {

@@ -23,6 +23,11 @@ public final class RankMain {
      * the launcher relaunches the job once, and that launch rolls back.
      */
     public static final int RELAUNCH = 3;
+    /**
+     * Exit status of a job whose ranks stopped after a checkpoint because it was halted ({@link JobHaltedException}):
+     * EX_TEMPFAIL, "try again later", which the same command does by resuming from that checkpoint.
+     */
+    public static final int HALTED = 75;
 
     private RankMain() {
     }
@@ -53,6 +58,12 @@ public final class RankMain {
                 System.err.println("lazarus: " + e.getMessage());
             }
             return USAGE;
+        } catch (JobHaltedException e) {
+            // Collective: every rank stopped after the same checkpoint, so the job ends normally with this status.
+            if (comm.rank() == 0) {
+                System.err.println("lazarus: " + e.getMessage());
+            }
+            return HALTED;
         } catch (RecoveryAttemptFailedException e) {
             // Expected enough to need no stack trace: the message names the failure and where it was thrown.
             System.err.println("lazarus: rank " + comm.rank() + ": " + e.getMessage());

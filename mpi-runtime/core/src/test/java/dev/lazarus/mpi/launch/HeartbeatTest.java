@@ -148,6 +148,12 @@ class HeartbeatTest {
         assertEquals(new LaunchDirective(true, "L1 v800 expected 41.0 s"), LaunchDirective.of(env(dir)));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
                 dir.resolve(LaunchDirective.FILE))));
+        LaunchDirective estimated = LaunchDirective.none().withEstimates(3600.5, 0.9);
+        LaunchDirective.write(dir, estimated);
+        assertEquals(estimated, LaunchDirective.of(env(dir)), "the coordinator's MTBF and R reach the ranks");
+        Files.writeString(dir.resolve(LaunchDirective.FILE), "nvm=auto\nrecomputability=1.5\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LaunchDirective.of(env(dir))).getMessage()
+                .endsWith("recomputability=1.5 is not a number from 0.0 to 1.0"));
         Files.writeString(dir.resolve(LaunchDirective.FILE), "nvm=maybe\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LaunchDirective.of(env(dir))).getMessage()
                 .endsWith("nvm=maybe is neither auto nor rollback"));

@@ -1,4 +1,4 @@
-package dev.lazarus.recovery.cost;
+package dev.lazarus.recovery.policy.interval;
 
 /**
  * Optimum checkpoint intervals for a system with exponentially distributed failures.
@@ -57,15 +57,9 @@ public final class YoungDaly {
         return intervalSeconds / 2.0;
     }
 
-    static void requirePositive(String key, double value) {
+    private static void requirePositive(String key, double value) {
         if (!(value > 0.0 && Double.isFinite(value))) {
             throw new IllegalArgumentException(key + " must be positive and finite: " + key + "=" + value);
-        }
-    }
-
-    static void requireNonNegative(String key, double value) {
-        if (!(value >= 0.0 && Double.isFinite(value))) {
-            throw new IllegalArgumentException(key + " must be finite and >= 0: " + key + "=" + value);
         }
     }
 }

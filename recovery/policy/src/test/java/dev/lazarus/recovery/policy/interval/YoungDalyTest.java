@@ -1,4 +1,4 @@
-package dev.lazarus.recovery.cost;
+package dev.lazarus.recovery.policy.interval;
 
 import org.junit.jupiter.api.Test;
 
