@@ -93,6 +93,11 @@ public final class JobCoordinator {
             List<RestoreSources.Listed> listed = restorable;
             history.launched(outcome, (level, version) -> RestoreSources.bytes(listed, level, version));
             ledger.launched(outcome, history);
+            int number = launch;
+            RecoveryTiming.of(outcome).ifPresent(line -> {
+                err.println("lazarus: launch " + number + ": " + line);
+                ledger.recovered("launch " + number + ": " + line);
+            });
             Optional<FailureClass> failure = classify(outcome);
             if (failure.isEmpty()) {
                 return end(history, outcome, ledger, switch (outcome.kind()) {

@@ -98,6 +98,11 @@ final class JobLedger implements AutoCloseable {
         recordStats(history);
     }
 
+    /** Records how a launch got back to work ({@link RecoveryTiming}). */
+    void recovered(String line) {
+        recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "recovery", line));
+    }
+
     /**
      * Records a failure and its decision line; from the first failure on, the cluster holds the state.
      *

@@ -57,7 +57,7 @@ public final class StateRecords {
      *
      * @param timeMillis when, epoch milliseconds
      * @param launch     the launch it belongs to (1-based, counted over allocations)
-     * @param kind       launch, failure, decision, outcome
+     * @param kind       launch, recovery, failure, outcome
      * @param text       the log line
      */
     public record Event(long timeMillis, int launch, String kind, String text) {

@@ -96,6 +96,7 @@ class AutoRecoveryIT {
         assertTrue(out.contains("lazarus: failure 1: rank crash"), out);
         assertTrue(out.contains("-> NVM restart at "), out);
         assertTrue(out.contains("lazarus: NVM restart: resuming at iteration"), out);
+        assertTrue(out.contains("lazarus: launch 2: NVM restart at iteration "), out);
         assertEquals(1, count(out, SUCCESS), out);
         assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}"), out);
         assertTrue(out.contains("result: verified (exit status 0)"), out);
@@ -147,6 +148,7 @@ class AutoRecoveryIT {
         assertTrue(chosen.find(), out);
         assertTrue(Long.parseLong(chosen.group(1)) >= 1600, "the newest version on L1: " + out);
         assertTrue(out.contains("checkpoint restart: restored version " + chosen.group(1) + " from L1"), out);
+        assertTrue(out.contains("lazarus: launch 2: restored version " + chosen.group(1) + " from L1 in "), out);
         assertFalse(out.contains("NVM restart: resuming"), out);
         assertEquals(1, count(out, SUCCESS), out);
         // The restore's time, from the ranks' heartbeats, is the job's measured L1 bandwidth from now on.

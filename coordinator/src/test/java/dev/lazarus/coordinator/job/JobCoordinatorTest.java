@@ -86,6 +86,7 @@ class JobCoordinatorTest {
                 + " 100: NVM restart at 90 2.2 s"), out);
         assertTrue(out.contains("-> NVM restart at 90 [cheapest]"), out);
         assertTrue(out.contains("lazarus: relaunch 1 of at most 10: NVM restart at 90"), out);
+        assertTrue(out.contains("lazarus: launch 2: NVM restart at iteration 1, set-up 1.000 s"), out);
         assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}, 0.0 s of work done again;"
                 + " result: verified (exit status 0)"), out);
     }

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.junit.jupiter.api.Test;
 
-/** What a launch's heartbeats teach the coordinator about restores: each level's read bandwidth. */
+/** What a launch's heartbeats teach the coordinator about restores: each level's read bandwidth and its time. */
 class JobHistoryTest {
     private static final long GIB = 1L << 30;
 
@@ -66,5 +66,13 @@ class JobHistoryTest {
         assertEquals(Map.of(Level.L1, 3e9), history.restoreBytesPerSecond(), "unknown levels and nonsense dropped");
         history.launched(launchWith(new Restore(50, 1, 250_000_000L)), JobHistoryTest::catalog);
         assertEquals(GIB / 0.25, history.restoreBytesPerSecond().get(Level.L1), 1e-6);
+    }
+
+    @Test
+    void aLaunchThatRestoredSaysFromWhereAndHowLongItTook() {
+        assertEquals(Optional.of("restored version 50 from L1 rebuilt from L2 in 0.500 s (slowest rank), set-up"
+                        + " 2.000 s"),
+                RecoveryTiming.of(launchWith(new Restore(50, 1, 100_000_000L), new Restore(50, 2, 500_000_000L))));
+        assertEquals(Optional.empty(), RecoveryTiming.of(launchWith(Restore.NONE, Restore.NONE)), "a fresh start");
     }
 }
