@@ -4,11 +4,15 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.coordinator.job.JobCoordinator;
 import dev.lazarus.coordinator.job.JobDescription;
 import dev.lazarus.coordinator.job.JobOptions;
+import dev.lazarus.coordinator.job.Launches;
 import dev.lazarus.coordinator.job.RestoreSources;
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.HangWatch;
+import dev.lazarus.coordinator.launch.HostsFile;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.coordinator.launch.NodeDaemonProcesses;
+import dev.lazarus.daemon.NodeDaemonConfig;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.PersistencePlan;
@@ -130,6 +134,12 @@ final class RunCommand implements Callable<Integer> {
                     + " one per launch in LAZARUS_SECRET_DIR or ~/.lazarus/secrets, deleted when the job ends).")
     Path l2Secret;
 
+    @Option(names = "--node-daemon", paramLabel = "embedded|process",
+            description = "Where each node's L2 work (its L2 service, encoding, rebuilds) runs: in the node's lowest"
+                    + " rank (embedded; default) or in a node daemon process started on every host before the ranks"
+                    + " and kept across relaunches (process).")
+    String nodeDaemon = NodeDaemonConfig.EMBEDDED;
+
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
     Long timeoutSeconds;
 
@@ -185,12 +195,13 @@ final class RunCommand implements Callable<Integer> {
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
         JobOptions job = jobOptions(settings, persistence);
         JobKeeping keeping = keeping(settings.jobId());
+        Path daemonSecret = settings.daemonMode().equals(NodeDaemonConfig.PROCESS) ? secret : null;
         if (newSecret == null || dryRun) {
-            return launch(cli, request, job, keeping, dryRun);
+            return launch(request, job, keeping, daemonSecret, dryRun);
         }
         JobSecrets.create(newSecret);
         try {
-            return launch(cli, request, job, keeping, false);
+            return launch(request, job, keeping, daemonSecret, false);
         } finally {
             Files.deleteIfExists(newSecret);
         }
@@ -300,6 +311,16 @@ final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--l2-scheme=" + l2Scheme + " must be xor or partner");
             }
         }
+        if (!nodeDaemon.equals(NodeDaemonConfig.EMBEDDED)) {
+            if (!nodeDaemon.equals(NodeDaemonConfig.PROCESS)) {
+                throw new IllegalArgumentException("--node-daemon=" + nodeDaemon + " must be embedded or process");
+            }
+            if (checkpointEvery == null || checkpointEvery.equals("0") || l2Every != null && l2Every == 0) {
+                throw new IllegalArgumentException("--node-daemon process runs the nodes' L2 work: it needs"
+                        + " --ckpt-every and L2 (--l2-every above 0)");
+            }
+            all.add("-D" + Settings.CKPT_DAEMON.property() + "=" + NodeDaemonConfig.PROCESS);
+        }
         if (checkpointDirectory != null) {
             all.add("-D" + CheckpointSettings.L1_DIR + "=" + checkpointDirectory.toAbsolutePath());
         }
@@ -340,8 +361,13 @@ final class RunCommand implements Callable<Integer> {
         return keeping;
     }
 
-    /** Plans and runs (or prints) a launch under the coordinator; shared with {@code demo}. */
-    static int launch(LazarusCli cli, LaunchRequest request, JobOptions job, JobKeeping keeping, boolean dryRun)
+    /**
+     * Plans and runs (or prints) a launch under the coordinator.
+     *
+     * @param daemonSecret the job's secret when the nodes' L2 work runs in node daemon processes, which are then
+     *                     started on every host first and restarted before a relaunch where they died; else null
+     */
+    private int launch(LaunchRequest request, JobOptions job, JobKeeping keeping, Path daemonSecret, boolean dryRun)
             throws Exception {
         LaunchPlan plan = cli.launcher().plan(request);
         if (dryRun) {
@@ -351,7 +377,19 @@ final class RunCommand implements Callable<Integer> {
         }
         JobDescription description = new JobDescription(keeping.job(), request.application(), request.arguments(),
                 request.ranks(), keeping.nodes());
-        return new JobCoordinator(cli.launcher()::launch, job, description, keeping.files(),
-                () -> keeping.cluster().start(keeping.files(), cli.err()), cli.err()).run(plan);
+        if (daemonSecret == null) {
+            return new JobCoordinator(cli.launcher()::launch, job, description, keeping.files(),
+                    () -> keeping.cluster().start(keeping.files(), cli.err()), cli.err()).run(plan);
+        }
+        List<String> hostNames = request.hostsFile() == null ? List.of() : HostsFile.hosts(request.hostsFile());
+        try (NodeDaemonProcesses daemons = NodeDaemonProcesses.start(hostNames, request.rshAgent(),
+                cli.launcher().nodeDaemonCommand(plan, keeping.job(), daemonSecret), cli.err())) {
+            Launches launches = (p, directive, hangs, halts) -> {
+                daemons.ensureRunning();
+                return cli.launcher().launch(p, directive, hangs, halts);
+            };
+            return new JobCoordinator(launches, job, description, keeping.files(),
+                    () -> keeping.cluster().start(keeping.files(), cli.err()), cli.err()).run(plan);
+        }
     }
 }

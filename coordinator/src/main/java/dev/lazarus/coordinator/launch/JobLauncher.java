@@ -1,5 +1,6 @@
 package dev.lazarus.coordinator.launch;
 
+import dev.lazarus.daemon.process.NodeDaemonMain;
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
 import dev.lazarus.mpi.launch.HaltNotice;
@@ -329,6 +330,22 @@ public final class JobLauncher {
         command.addAll(List.of("-cp", classpath, RankMain.class.getName(), request.application()));
         command.addAll(request.arguments());
         return new LaunchPlan(request, command, Map.of());
+    }
+
+    /**
+     * The command of one node daemon process of a planned job ({@code --node-daemon process}): this JDK, the ranks'
+     * class path and their {@code -D} settings (so it resolves the node's name, L1 and run directory as the node's
+     * ranks do), a small heap, and {@code NodeDaemonMain --job JOB --secret FILE}. Run on a host through
+     * {@link NodeDaemonProcesses}.
+     */
+    public List<String> nodeDaemonCommand(LaunchPlan plan, String job, Path secret) {
+        List<String> command = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-Xmx256m",
+                "-XX:+UseSerialGC"));
+        plan.request().jvmOptions().stream().filter(o -> o.startsWith("-Dlazarus.")).forEach(command::add);
+        int classpath = plan.command().indexOf("-cp");
+        command.addAll(List.of("-cp", plan.command().get(classpath + 1), NodeDaemonMain.class.getName(), "--job", job,
+                "--secret", secret.toAbsolutePath().toString()));
+        return command;
     }
 
     /**

@@ -16,6 +16,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Node failures under real processes: solver.HEAT class A on three simulated hosts (network namespaces), one Open MPI
@@ -61,7 +65,13 @@ class NodeLossIT {
         }
     }
 
-    private String[] args(String job) {
+    private String[] args(String job, String... more) {
+        List<String> args = new ArrayList<>(List.of(baseArgs(job)));
+        args.addAll(1, List.of(more));
+        return args.toArray(String[]::new);
+    }
+
+    private String[] baseArgs(String job) {
         return new String[] {"run", "--max-restarts", "0", "--np", Integer.toString(HOSTS), "--hosts",
             hosts.hostfile().toString(), "--rsh-agent", NetnsHosts.script("netns-rsh").toString(), "--net",
             SUBNET + ".0/24", "--job", job,
@@ -71,27 +81,43 @@ class NodeLossIT {
             "--timeout", "300", "solver.HEAT", "--class", "A", "--quiet"};
     }
 
-    @Test
+    /**
+     * In both places the nodes' L2 work can run: the node's lowest rank, and a node daemon process per host, which the
+     * crash kills with its host and the relaunch starts again.
+     */
+    @ParameterizedTest(name = "--node-daemon {0}")
+    @ValueSource(strings = {"embedded", "process"})
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
-    void aLostHostIsRebuiltFromItsXorSetWhileThePfsIsFull() throws Exception {
+    void aLostHostIsRebuiltFromItsXorSetWhileThePfsIsFull(String daemon) throws Exception {
         Path pfs = dir.resolve("pfs");
         Files.createDirectories(pfs);
         run("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", pfs.toString());
         String crashed;
         long protectedVersion;
+        String job = "heat-l2-" + daemon;
+        String[] args = args(job, "--node-daemon", daemon);
         try {
-            protectedVersion = crashHostsOnceProtected("heat-l2", 600, 2);
+            protectedVersion = crashHostsOnceProtected(job, args, 600, 2);
             crashed = lastOutput;
         } finally {
             run("umount", pfs.toString());
         }
         // The full PFS was reported, and L1 and L2 went on regardless.
         assertTrue(crashed.contains("did not reach L3") && crashed.contains("No space left on device"), crashed);
-        LazarusProcess.Result relaunch = LazarusProcess.run(Duration.ofMinutes(5), args("heat-l2"));
+        LazarusProcess.Result relaunch = LazarusProcess.run(Duration.ofMinutes(5), args);
         String out = relaunch.output();
         assertEquals(0, relaunch.exitStatus(), out);
         assertTrue(out.contains(SUCCESS), out);
         assertTrue(out.contains("L2 on: node " + PREFIX + "1 is member 0 of XOR set 0 (3 nodes)"), out);
+        if (daemon.equals("process")) {
+            for (int host = 1; host <= HOSTS; host++) {
+                assertTrue(out.contains("lazarus: node daemon " + PREFIX + host + " of job " + job + " ready at "),
+                        out);
+                assertTrue(out.contains("lazarus: node daemon " + PREFIX + host + " of job " + job + ": stopped"),
+                        "each daemon stops with the job: " + out);
+            }
+            assertTrue(out.contains("in its node daemon"), out);
+        }
         assertTrue(out.contains("node " + PREFIX + "2 rebuilt versions"), out);
         // The restart waited for the rank files only; the host's parity came back from its drain thread.
         assertTrue(out.contains("node " + PREFIX + "2 encoded its L2 parity of version"), out);
@@ -99,7 +125,7 @@ class NodeLossIT {
         assertTrue(Long.parseLong(restored.group(1)) >= protectedVersion, out);
         assertEquals("L1 and L2", restored.group(2), out);
         for (int host = 1; host <= HOSTS; host++) {
-            assertFalse(Files.exists(hosts.ramdisk(host).resolve("heat-l2").resolve(versionName(protectedVersion))),
+            assertFalse(Files.exists(hosts.ramdisk(host).resolve(job).resolve(versionName(protectedVersion))),
                     "a finished run releases host " + host + "'s L1 and L2 files");
         }
     }
@@ -107,7 +133,7 @@ class NodeLossIT {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void twoLostHostsOfOneSetFallBackToThePfsAndADamagedCopyToAnOlderVersion() throws Exception {
-        crashHostsOnceProtected("heat-l3", 600, 1, 2);
+        crashHostsOnceProtected("heat-l3", args("heat-l3"), 600, 1, 2);
         // Rank 0's newest copy on the PFS is truncated: that version is skipped, and an older one restored.
         long damaged = newestVersion(dir.resolve("pfs").resolve("heat-l3"), 0);
         Path pfsCopy = dir.resolve("pfs").resolve("heat-l3").resolve(versionName(damaged)).resolve("rank-0.data");
@@ -131,8 +157,8 @@ class NodeLossIT {
      *
      * @return the newest version every host held with parity at the crash
      */
-    private long crashHostsOnceProtected(String job, long version, int... crashed) throws Exception {
-        RunningJob running = RunningJob.start(args(job), Map.of());
+    private long crashHostsOnceProtected(String job, String[] args, long version, int... crashed) throws Exception {
+        RunningJob running = RunningJob.start(args, Map.of());
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         long newest = -1;
         while (newest < version) {

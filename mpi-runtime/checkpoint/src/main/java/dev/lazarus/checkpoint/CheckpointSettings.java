@@ -1,9 +1,11 @@
 package dev.lazarus.checkpoint;
 
+import dev.lazarus.daemon.DaemonSocket;
 import dev.lazarus.store.JobId;
 import dev.lazarus.store.dirty.BlockHashes;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
+import dev.lazarus.store.settings.NodeName;
 import dev.lazarus.store.settings.SettingSource;
 import dev.lazarus.store.settings.Settings;
 
@@ -48,6 +50,9 @@ import java.util.Properties;
  *       launcher creates; without one L2 is off</td></tr>
  *   <tr><td>lazarus.ckpt.l2.bind</td><td>LAZARUS_CKPT_L2_BIND</td><td>LAZARUS_HOST_ADDR, else the address the
  *       node's name resolves to: the interface the node's L2 service listens on</td></tr>
+ *   <tr><td>lazarus.ckpt.daemon</td><td>LAZARUS_CKPT_DAEMON</td><td>embedded: the node's L2 service, encoding and
+ *       rebuilds run in its leader rank; process: in the node daemon process {@code lazarus run --node-daemon
+ *       process} starts on every node</td></tr>
  *   <tr><td>lazarus.ckpt.node</td><td>LAZARUS_CKPT_NODE</td><td>LAZARUS_HOST, else the host name: ranks with
  *       the same node name share a RAM disk</td></tr>
  * </table>
@@ -79,8 +84,6 @@ public final class CheckpointSettings {
     public static final int MAX_KEEP = 1_000;
     /** In the L1 directory, stands for the node name. */
     public static final String NODE_PLACEHOLDER = "%h";
-    /** Longest node name; names travel between ranks in fixed-size slots. */
-    public static final int MAX_NODE_NAME_BYTES = StringGather.MAX_BYTES;
 
     private final SettingSource source;
     private String jobId;
@@ -101,6 +104,8 @@ public final class CheckpointSettings {
     private Path l2Secret;
     private String l2Bind;
     private String node;
+    private String daemonMode;
+    private Path daemonSocket;
 
     public CheckpointSettings(Properties properties, Map<String, String> environment) {
         this.source = new SettingSource(properties, environment);
@@ -120,12 +125,10 @@ public final class CheckpointSettings {
     public CheckpointSettings conclude(String application) {
         jobId = source.text(Settings.JOB_ID).orElse(application);
         JobId.check(jobId);
-        node = source.text(Settings.CKPT_NODE).or(() -> source.environmentText("LAZARUS_HOST"))
-                .orElseGet(HostName::local);
-        if (!node.matches("[A-Za-z0-9._-]{1," + MAX_NODE_NAME_BYTES + "}") || node.matches("\\.+")) {
-            throw new IllegalArgumentException(NODE + "=" + node + " must be 1 to " + MAX_NODE_NAME_BYTES
-                    + " of [A-Za-z0-9._-], not dots only");
-        }
+        node = NodeName.of(source);
+        daemonMode = source.choice(Settings.CKPT_DAEMON, "embedded", "embedded", "process");
+        daemonSocket = daemonMode.equals("process") ? DaemonSocket.of(DaemonSocket.runDirectory(source), node, jobId)
+                : null;
         // %h makes one path name a directory per node where nodes share a file system (simulated hosts).
         l1Directory = Path.of(source.text(Settings.CKPT_DIR).orElse(DEFAULT_L1_DIR).replace(NODE_PLACEHOLDER, node))
                 .toAbsolutePath();
@@ -226,6 +229,16 @@ public final class CheckpointSettings {
     /** @return the host or address this node's L2 service listens on; empty for the node name's address */
     public Optional<String> l2Bind() {
         return Optional.ofNullable(l2Bind);
+    }
+
+    /** @return where the node's L2 work runs: {@code embedded} (its leader rank) or {@code process} (its daemon) */
+    public String daemonMode() {
+        return daemonMode;
+    }
+
+    /** @return where this node's daemon process of the job listens ({@code process} mode), else null */
+    public Path daemonSocket() {
+        return daemonSocket;
     }
 
     /** @return this rank's node name: ranks with the same name share L1 */

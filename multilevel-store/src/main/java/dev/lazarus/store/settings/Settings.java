@@ -26,6 +26,10 @@ public final class Settings {
     public static final Setting CKPT_MTBF = of("lazarus.ckpt.mtbf", "the coordinator's estimate, else 86400");
     public static final Setting CKPT_DIR = of("lazarus.ckpt.dir", DEFAULT_L1_DIR);
     public static final Setting CKPT_NODE = of("lazarus.ckpt.node", "LAZARUS_HOST, else the host name");
+    /** Where a node's L2 work runs: in its leader rank ({@code embedded}) or its node daemon process. */
+    public static final Setting CKPT_DAEMON = of("lazarus.ckpt.daemon", "embedded");
+    /** The node-local directory of the node daemons' sockets. */
+    public static final Setting RUN_DIR = of("lazarus.run.dir", "/tmp/lazarus-UID");
     public static final Setting CKPT_L2_EVERY = of("lazarus.ckpt.l2.every", "1");
     public static final Setting CKPT_L2_SET_SIZE = of("lazarus.ckpt.l2.set.size", "8", "LAZARUS_L2_SET_SIZE");
     public static final Setting CKPT_L2_SCHEME = of("lazarus.ckpt.l2.scheme", "xor", "LAZARUS_L2_SCHEME");
@@ -55,8 +59,8 @@ public final class Settings {
 
     /** Every setting, in the README's order. */
     public static final List<Setting> ALL = List.of(JOB_ID, NVM_DIR, NVM_HEAP_SIZE, PLAN, NVM_RESTART, EASYCRASH,
-            CKPT_EVERY, CKPT_MTBF, CKPT_DIR, CKPT_NODE, CKPT_L2_EVERY, CKPT_L2_SET_SIZE, CKPT_L2_SCHEME, CKPT_L2_SECRET,
-            CKPT_L2_BIND, CKPT_L2_LISTEN, CKPT_L2_MEMBERS, CKPT_L2_SELF, CKPT_PFS_DIR, CKPT_PFS_EVERY, CKPT_BLOCK_SIZE,
+            CKPT_EVERY, CKPT_MTBF, CKPT_DIR, CKPT_NODE, CKPT_DAEMON, RUN_DIR, CKPT_L2_EVERY, CKPT_L2_SET_SIZE, CKPT_L2_SCHEME,
+            CKPT_L2_SECRET, CKPT_L2_BIND, CKPT_L2_LISTEN, CKPT_L2_MEMBERS, CKPT_L2_SELF, CKPT_PFS_DIR, CKPT_PFS_EVERY, CKPT_BLOCK_SIZE,
             CKPT_FULL_EVERY, CKPT_KEEP, CKPT_PFS_DIRECT, CKPT_PFS_KEEP, COORDINATOR_STATE_DIR, COORDINATOR_PORT);
 
     private Settings() {

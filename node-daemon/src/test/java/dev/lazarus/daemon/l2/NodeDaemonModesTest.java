@@ -6,16 +6,32 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.daemon.DaemonSocket;
 import dev.lazarus.daemon.L2Membership;
 import dev.lazarus.daemon.NodeDaemon;
 import dev.lazarus.daemon.NodeDaemonConfig;
 import dev.lazarus.daemon.NodeDaemons;
 import dev.lazarus.daemon.RebuildOutcome;
+import dev.lazarus.daemon.l2.wire.Handshake;
+import dev.lazarus.daemon.l2.wire.JobSecret;
+import dev.lazarus.daemon.l2.wire.Link;
+import dev.lazarus.daemon.process.DaemonWire;
+import dev.lazarus.daemon.process.NodeDaemonMain;
 import dev.lazarus.store.catalog.VersionStatus;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.l2.ParityFiles;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,20 +40,28 @@ import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The node daemon as the ranks use it, through {@link NodeDaemons#open} and the {@link NodeDaemon} API only: three
- * embedded daemons on 127.0.0.1-3 join one XOR set, protect a version, report it in their holdings, and one rebuilds a
- * lost node's files byte for byte.
+ * The node daemon as the ranks use it, through {@link NodeDaemons#open} and the {@link NodeDaemon} API only, in both
+ * modes: embedded in the rank, and a daemon process per node reached through its Unix socket. Three daemons on
+ * 127.0.0.1-3 join one XOR set, protect a version, report it in their holdings, and one rebuilds a lost node's files
+ * byte for byte.
  */
-class EmbeddedNodeDaemonTest {
+class NodeDaemonModesTest {
     private static final int NODES = 3;
     private static final long VERSION = 4;
     private L2Fixture cluster;
     private final List<NodeDaemon> daemons = new ArrayList<>();
+    private final List<Process> processes = new ArrayList<>();
+    @TempDir
+    Path run;
 
     @BeforeEach
     void setUp() throws Exception {
@@ -48,18 +72,42 @@ class EmbeddedNodeDaemonTest {
     @AfterEach
     void tearDown() throws Exception {
         daemons.forEach(NodeDaemon::close);
+        for (Process process : processes) {
+            process.getOutputStream().close(); // its end of standard input: the daemon stops
+            assertTrue(process.waitFor(60, TimeUnit.SECONDS), "a daemon did not stop when its input closed");
+            assertEquals(0, process.exitValue());
+        }
         cluster.close();
     }
 
     private NodeDaemonConfig config(String mode, int node) {
-        return new NodeDaemonConfig(mode, L2Fixture.JOB, NODES * L2Fixture.RANKS_PER_NODE, cluster.roots.get(node),
+        return new NodeDaemonConfig(mode, L2Fixture.JOB, DaemonSocket.of(run, "node" + node, L2Fixture.JOB),
+                NODES * L2Fixture.RANKS_PER_NODE, cluster.roots.get(node),
                 cluster.secret, NODES, L2Scheme.XOR, "127.0.0." + (node + 1), cluster.log::add);
     }
 
-    private void startAndJoin() throws Exception {
+    /** Starts node {@code node}'s daemon process, as lazarus run does, and waits until it listens. */
+    private void startProcess(int node) throws Exception {
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-Dlazarus.ckpt.node=node" + node,
+                "-Dlazarus.run.dir=" + run, NodeDaemonMain.class.getName(), "--job", L2Fixture.JOB, "--secret",
+                cluster.secret.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        processes.add(process);
+        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
+                .readLine();
+        assertEquals("lazarus: node daemon node" + node + " of job " + L2Fixture.JOB + " " + NodeDaemonMain.READY
+                + DaemonSocket.of(run, "node" + node, L2Fixture.JOB), line);
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
+                DaemonSocket.of(run, "node" + node, L2Fixture.JOB))));
+    }
+
+    private void startAndJoin(String mode) throws Exception {
         List<String> endpoints = new ArrayList<>();
         for (int node = 0; node < NODES; node++) {
-            NodeDaemon daemon = NodeDaemons.open(config(NodeDaemonConfig.EMBEDDED, node));
+            if (mode.equals(NodeDaemonConfig.PROCESS)) {
+                startProcess(node);
+            }
+            NodeDaemon daemon = NodeDaemons.open(config(mode, node));
             daemons.add(daemon);
             endpoints.add(daemon.l2Endpoint());
             assertTrue(daemon.l2Endpoint().startsWith("127.0.0." + (node + 1) + ":"), daemon.l2Endpoint());
@@ -69,9 +117,10 @@ class EmbeddedNodeDaemonTest {
         }
     }
 
-    @Test
-    void daemonsProtectAVersionReportItAndRebuildALostNode() throws Exception {
-        startAndJoin();
+    @ParameterizedTest
+    @ValueSource(strings = {NodeDaemonConfig.EMBEDDED, NodeDaemonConfig.PROCESS})
+    void daemonsProtectAVersionReportItAndRebuildALostNode(String mode) throws Exception {
+        startAndJoin(mode);
         try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
             List<Future<Long>> submitted = new ArrayList<>();
             for (NodeDaemon daemon : daemons) {
@@ -110,9 +159,10 @@ class EmbeddedNodeDaemonTest {
         assertFalse(kept.l2().complete());
     }
 
-    @Test
-    void aRebuildWithoutParitySaysWhichVersionAndWhy() throws Exception {
-        startAndJoin();
+    @ParameterizedTest
+    @ValueSource(strings = {NodeDaemonConfig.EMBEDDED, NodeDaemonConfig.PROCESS})
+    void aRebuildWithoutParitySaysWhichVersionAndWhy(String mode) throws Exception {
+        startAndJoin(mode);
         cluster.l1(1).deleteVersion(VERSION);
         RebuildOutcome outcome = daemons.get(1).rebuild(VERSION);
         assertFalse(outcome.succeeded());
@@ -122,11 +172,38 @@ class EmbeddedNodeDaemonTest {
         assertTrue(cluster.files(1, VERSION).isEmpty(), "nothing half-rebuilt is left");
     }
 
+    /** A rank that dies while its daemon encodes does not stop the encode: the daemon finishes it. */
+    @Test
+    void anEncodeARankAskedForIsFinishedAfterTheRankIsGone() throws Exception {
+        startAndJoin(NodeDaemonConfig.PROCESS);
+        Path parity = ParityFiles.manifest(cluster.l1(0), VERSION);
+        assertFalse(Files.exists(parity));
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            channel.connect(UnixDomainSocketAddress.of(config(NodeDaemonConfig.PROCESS, 0).daemonSocket()));
+            Handshake.asClient(new Link(channel, "test"), JobSecret.load(cluster.secret),
+                    L2Fixture.JOB.getBytes(StandardCharsets.US_ASCII));
+            channel.write(ByteBuffer.allocate(12).putInt(DaemonWire.SUBMIT).putLong(VERSION).flip());
+        } // the "rank" is gone before any answer
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!Files.exists(parity)) {
+            assertTrue(System.nanoTime() < deadline, "the daemon did not finish the encode: " + cluster.log);
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void aRankWithoutItsDaemonProcessIsToldHowToStartOne() {
+        IOException none = assertThrows(IOException.class,
+                () -> NodeDaemons.open(config(NodeDaemonConfig.PROCESS, 0)));
+        assertTrue(none.getMessage().startsWith("no node daemon of job " + L2Fixture.JOB + " listens at "),
+                none.getMessage());
+    }
+
     @Test
     void misuseAndUnknownModesGetOneLine() throws Exception {
         IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
-                () -> NodeDaemons.open(config("process", 0)));
-        assertEquals("node daemon mode=process is unknown; known: [embedded]", unknown.getMessage());
+                () -> NodeDaemons.open(config("threads", 0)));
+        assertEquals("node daemon mode=threads is unknown; known: [embedded, process]", unknown.getMessage());
         NodeDaemon daemon = NodeDaemons.open(config(NodeDaemonConfig.EMBEDDED, 0));
         daemons.add(daemon);
         IllegalStateException early = assertThrows(IllegalStateException.class, () -> daemon.submit(VERSION));

@@ -1,0 +1,168 @@
+package dev.lazarus.coordinator.launch;
+
+import dev.lazarus.daemon.process.NodeDaemonMain;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The node daemon processes of one job ({@code --node-daemon process}): one per host, started before the first
+ * launch (on this host directly, on the others through the rsh agent Open MPI uses, ssh or {@code scripts/netns-rsh})
+ * and kept across launches: a rank crash leaves them running. Before each launch a daemon that died (its node was
+ * lost) is started again. Each ends when its standard input closes, which {@link #close()} does, and which a killed
+ * {@code lazarus run} does too.
+ */
+public final class NodeDaemonProcesses implements AutoCloseable {
+    /** How long a daemon may take to listen. */
+    static final long START_SECONDS = 60;
+    /** How long a daemon may take to stop: its L2 service waits until the other nodes stop using it. */
+    static final long STOP_SECONDS = 30;
+
+    private final List<String> hosts;
+    private final List<List<String>> commands;
+    private final PrintStream err;
+    private final List<Process> processes = new ArrayList<>();
+
+    private NodeDaemonProcesses(List<String> hosts, List<List<String>> commands, PrintStream err) {
+        this.hosts = hosts;
+        this.commands = commands;
+        this.err = err;
+    }
+
+    /**
+     * Starts one daemon per host and waits until each listens.
+     *
+     * @param hosts     the job's hosts as the host file names them; empty: this host only
+     * @param rshAgent  the agent that runs a command on a host ({@code --rsh-agent}), or null for ssh
+     * @param command   the daemon's command ({@link JobLauncher#nodeDaemonCommand})
+     * @throws IOException if a daemon cannot be started or does not listen in time (the others are stopped)
+     */
+    public static NodeDaemonProcesses start(List<String> hosts, String rshAgent, List<String> command,
+                                            PrintStream err) throws IOException {
+        List<List<String>> commands = new ArrayList<>();
+        if (hosts.isEmpty()) {
+            commands.add(command);
+        } else {
+            String remote = String.join(" ", command.stream().map(NodeDaemonProcesses::quoted).toList());
+            for (String host : hosts) {
+                commands.add(List.of(rshAgent == null ? "ssh" : JobLauncher.absoluteAgent(rshAgent), host, remote));
+            }
+        }
+        NodeDaemonProcesses daemons = new NodeDaemonProcesses(hosts.isEmpty() ? List.of("this host") : hosts,
+                commands, err);
+        try {
+            for (int i = 0; i < commands.size(); i++) {
+                daemons.processes.add(null);
+            }
+            daemons.ensureRunning();
+            return daemons;
+        } catch (IOException | RuntimeException e) {
+            daemons.close();
+            throw e;
+        }
+    }
+
+    /** Starts again every daemon that is not running (its node was lost, or it died); waits until each listens. */
+    public void ensureRunning() throws IOException {
+        List<CompletableFuture<String>> ready = new ArrayList<>();
+        for (int i = 0; i < commands.size(); i++) {
+            Process process = processes.get(i);
+            if (process != null && process.isAlive()) {
+                ready.add(CompletableFuture.completedFuture(""));
+                continue;
+            }
+            if (process != null) {
+                err.println("lazarus: the node daemon on " + hosts.get(i) + " ended (exit status "
+                        + process.exitValue() + "); starting it again");
+            }
+            Process started = new ProcessBuilder(commands.get(i)).redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            processes.set(i, started);
+            ready.add(readyLine(started));
+        }
+        for (int i = 0; i < ready.size(); i++) {
+            try {
+                String line = ready.get(i).get(START_SECONDS, TimeUnit.SECONDS);
+                if (line == null) {
+                    throw new IOException("the node daemon on " + hosts.get(i) + " ended before it listened (exit"
+                            + " status " + processes.get(i).waitFor() + ")");
+                }
+                if (!line.isEmpty()) {
+                    err.println(line);
+                }
+            } catch (TimeoutException e) {
+                throw new IOException("the node daemon on " + hosts.get(i) + " did not listen within "
+                        + START_SECONDS + " s");
+            } catch (ExecutionException e) {
+                throw new IOException("the node daemon on " + hosts.get(i) + ": " + e.getCause().getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while the node daemons started");
+            }
+        }
+    }
+
+    /** @return the daemon's ready line, or null when its output ended first; its later output is passed on */
+    private CompletableFuture<String> readyLine(Process process) {
+        CompletableFuture<String> ready = new CompletableFuture<>();
+        Thread.ofPlatform().daemon().name("node-daemon-output").start(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                for (String line; (line = lines.readLine()) != null; ) {
+                    if (!ready.isDone() && line.contains(NodeDaemonMain.READY)) {
+                        ready.complete(line);
+                    } else {
+                        err.println(line);
+                    }
+                }
+            } catch (IOException e) {
+                // the daemon is gone; said below
+            }
+            ready.complete(null);
+        });
+        return ready;
+    }
+
+    /** Stops every daemon: closes its standard input, waits for it, and kills what did not stop in time. */
+    @Override
+    public void close() {
+        for (Process process : processes) {
+            if (process != null) {
+                try {
+                    process.getOutputStream().close();
+                } catch (IOException e) {
+                    // already gone
+                }
+            }
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(STOP_SECONDS);
+        for (Process process : processes) {
+            if (process == null) {
+                continue;
+            }
+            try {
+                if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                    process.descendants().forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** One word for the remote shell the agent runs the command with. */
+    static String quoted(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}

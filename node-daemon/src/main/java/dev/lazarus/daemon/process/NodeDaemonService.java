@@ -1,0 +1,172 @@
+package dev.lazarus.daemon.process;
+
+import dev.lazarus.daemon.L2Membership;
+import dev.lazarus.daemon.NodeDaemonConfig;
+import dev.lazarus.daemon.RebuildOutcome;
+import dev.lazarus.daemon.embedded.EmbeddedNodeDaemon;
+import dev.lazarus.daemon.l2.wire.ProtocolException;
+import dev.lazarus.store.level.l2.L2Scheme;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * The daemon process's side of its ranks' requests: one {@link EmbeddedNodeDaemon} (the node's L2 service, encoding
+ * and rebuilds) per job, started by the first rank that opens it and kept across the job's launches, so the service
+ * outlives the ranks of one launch. Requests run one at a time, whatever the connection: an encode a rank asked for is
+ * finished even when that rank dies meanwhile, before the next launch's leader is answered.
+ */
+final class NodeDaemonService implements AutoCloseable {
+    private final String job;
+    private final Path socket;
+    private final Path secretFile;
+    private final Consumer<String> log;
+    private EmbeddedNodeDaemon daemon;
+    private NodeDaemonConfig config;
+
+    NodeDaemonService(String job, Path socket, Path secretFile, Consumer<String> log) {
+        this.job = job;
+        this.socket = socket;
+        this.secretFile = secretFile;
+        this.log = log;
+    }
+
+    /** Answers one connection's requests until the rank closes it. */
+    void serve(DataInputStream in, DataOutputStream out) throws IOException {
+        while (true) {
+            int op;
+            try {
+                op = in.readInt();
+            } catch (EOFException e) {
+                return; // the rank closed the connection between requests
+            }
+            Object result;
+            try {
+                result = answer(op, in);
+            } catch (IOException | RuntimeException e) {
+                if (e instanceof ProtocolException || e instanceof EOFException) {
+                    throw e;
+                }
+                out.writeByte(DaemonWire.ERROR);
+                String message = String.valueOf(e.getMessage());
+                DaemonWire.writeString(out, message.length() > 1000 ? message.substring(0, 1000) + "..." : message);
+                out.flush();
+                continue;
+            }
+            out.writeByte(DaemonWire.OK);
+            write(out, result);
+            out.flush();
+        }
+    }
+
+    private Object answer(int op, DataInputStream in) throws IOException {
+        return switch (op) {
+            case DaemonWire.OPEN -> open(in.readInt(), in.readInt(), in.readByte(), DaemonWire.readString(in),
+                    DaemonWire.readString(in));
+            case DaemonWire.JOIN -> {
+                int count = DaemonWire.count(in, DaemonWire.MAX_COUNT, "endpoint count");
+                List<String> endpoints = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    endpoints.add(DaemonWire.readString(in));
+                }
+                yield join(endpoints, in.readInt());
+            }
+            case DaemonWire.SUBMIT -> submit(in.readLong());
+            case DaemonWire.REBUILD -> rebuild(in.readLong());
+            case DaemonWire.PRUNE -> call(in.readLong(), (d, v) -> d.pruneOlderThan(v));
+            case DaemonWire.FORGET -> call(in.readLong(), (d, v) -> d.forgetNewerThan(v));
+            case DaemonWire.RELEASE -> call(0, (d, v) -> d.release());
+            default -> throw new ProtocolException("node daemon request op=" + op + " is unknown");
+        };
+    }
+
+    private synchronized String open(int worldSize, int setSize, byte scheme, String l1Root, String bindHost)
+            throws IOException {
+        NodeDaemonConfig wanted = new NodeDaemonConfig(NodeDaemonConfig.EMBEDDED, job, socket, worldSize,
+                Path.of(l1Root), secretFile, setSize, scheme == 1 ? L2Scheme.PARTNER : L2Scheme.XOR, bindHost, log);
+        if (daemon != null && !same(config, wanted)) {
+            daemon.close();
+            daemon = null;
+        }
+        if (daemon == null) {
+            daemon = EmbeddedNodeDaemon.start(wanted);
+            config = wanted;
+            log.accept("L2 service of job " + job + " at " + daemon.l2Endpoint());
+        }
+        return daemon.l2Endpoint();
+    }
+
+    private static boolean same(NodeDaemonConfig a, NodeDaemonConfig b) {
+        return a.worldSize() == b.worldSize() && a.setSize() == b.setSize() && a.scheme() == b.scheme()
+                && a.l1Root().equals(b.l1Root()) && a.bindHost().equals(b.bindHost());
+    }
+
+    private synchronized L2Membership join(List<String> endpoints, int self) {
+        return opened().joinL2(endpoints, self);
+    }
+
+    private synchronized Long submit(long version) throws IOException {
+        return opened().submit(version);
+    }
+
+    private synchronized RebuildOutcome rebuild(long version) {
+        return opened().rebuild(version);
+    }
+
+    private interface Call {
+        void on(EmbeddedNodeDaemon daemon, long version);
+    }
+
+    private synchronized Void call(long version, Call call) {
+        call.on(opened(), version);
+        return null;
+    }
+
+    private EmbeddedNodeDaemon opened() {
+        if (daemon == null) {
+            throw new IllegalStateException("node daemon of job=" + job + " was not opened: OPEN first");
+        }
+        return daemon;
+    }
+
+    private static void write(DataOutputStream out, Object result) throws IOException {
+        switch (result) {
+            case String endpoint -> DaemonWire.writeString(out, endpoint);
+            case L2Membership set -> {
+                out.writeByte(set.scheme() == L2Scheme.PARTNER ? 1 : 0);
+                out.writeInt(set.setId());
+                out.writeInt(set.member());
+                out.writeInt(set.size());
+            }
+            case Long bytes -> out.writeLong(bytes);
+            case RebuildOutcome outcome -> {
+                out.writeInt(outcome.rebuilt().size());
+                for (long version : outcome.rebuilt()) {
+                    out.writeLong(version);
+                }
+                out.writeLong(outcome.failedVersion());
+                out.writeByte(outcome.failure() == null ? 0 : 1);
+                if (outcome.failure() != null) {
+                    DaemonWire.writeString(out, outcome.failure());
+                }
+            }
+            case null -> { }
+            default -> throw new IllegalStateException("no wire form for " + result);
+        }
+    }
+
+    /** Stops the L2 service, once no other node has used it for a moment. */
+    @Override
+    public synchronized void close() {
+        if (daemon != null) {
+            daemon.close();
+            daemon = null;
+        }
+    }
+}

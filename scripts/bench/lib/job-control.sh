@@ -1,0 +1,54 @@
+# Shared by the recovery benchmarks (sourced, not run): find one `./lazarus run`'s processes and follow its ranks'
+# heartbeats. The caller sets $launched (the command's pid) and $log (its output); helpers read them.
+
+descendants() { # PID -> every descendant's pid, one a line
+  local children
+  children=$(ps -e -o pid=,ppid= | awk -v p="$1" '$2 == p {print $1}')
+  for c in $children; do echo "$c"; descendants "$c"; done
+}
+
+# A rank JVM, as dev.lazarus.mpi.launch.RankProcesses tells them: an Open MPI rank or MPJ's MulticoreStarter.
+rank_jvms() {
+  local pid cmd
+  for pid in $(descendants "$1"); do
+    [[ "$(readlink "/proc/$pid/exe" 2>/dev/null)" == */java ]] || continue
+    cmd=$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) || continue
+    if [[ "$cmd" == *MulticoreStarter* || ("$cmd" == *RankMain* && "$cmd" != *starter.jar*) ]]; then echo "$pid"; fi
+  done
+}
+
+# status_dir: the running launch's status directory (dev.lazarus.mpi.launch.ExitStatusFiles), found in the
+# environment of its launcher process; empty until the launch has one
+status_dir() {
+  local pid dir
+  for pid in $(descendants "$launched"); do
+    dir=$({ tr '\0' '\n' <"/proc/$pid/environ"; } 2>/dev/null | sed -n 's/^LAZARUS_STATUS_DIR=//p') || true
+    if [ -n "$dir" ]; then echo "$dir"; return; fi
+  done
+}
+
+# heartbeat_int DIR OFFSET: an int of rank 0's heartbeat (dev.lazarus.mpi.launch.HeartbeatFile: 24 the iteration
+# begun, 32 the iterations); 0 while there is none
+heartbeat_int() {
+  { od -An -t d4 -j "$2" -N 4 "$1/rank-0.heartbeat" 2>/dev/null || true; } | tr -d ' ' | grep . || echo 0
+}
+
+beats=""
+at_iteration() { # waits until rank 0 begins iteration $1 of the launch, or the command ended
+  until [ "$(heartbeat_int "$beats" 24)" -ge "$1" ] || ! kill -0 "$launched" 2>/dev/null; do sleep 0.01; done
+}
+
+iterations_of() { # finds the launch's status directory, waits for its main loop and prints its iteration count
+  beats=""
+  until [ -n "$beats" ] || ! kill -0 "$launched" 2>/dev/null; do beats=$(status_dir); sleep 0.05; done
+  until [ "$(heartbeat_int "$beats" 32)" -gt 0 ] || ! kill -0 "$launched" 2>/dev/null; do sleep 0.05; done
+  heartbeat_int "$beats" 32
+}
+
+finish() { # waits for the command; its status in $status
+  status=0
+  wait "$launched" || status=$?
+  launched=""
+}
+
+verified() { [ "$status" = 0 ] && grep -q 'Verification *= *SUCCESSFUL' "$log"; }
