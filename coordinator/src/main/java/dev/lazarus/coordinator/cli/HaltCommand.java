@@ -4,9 +4,9 @@ import dev.lazarus.coordinator.state.HaltRequest;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.coordinator.state.StateRecords;
 import dev.lazarus.coordinator.state.StateSnapshot;
-import dev.lazarus.store.JobId;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -26,13 +26,8 @@ final class HaltCommand implements Callable<Integer> {
     @ParentCommand
     private LazarusCli cli;
 
-    @Option(names = "--job", paramLabel = "ID", required = true, description = "The job (the id given to run --job,"
-            + " or the application's name).")
-    String job;
-
-    @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "The job's state directory (default: LAZARUS_COORDINATOR_STATE_DIR or ~/.lazarus/state).")
-    String stateDirectory;
+    @Mixin
+    JobStateOptions state;
 
     @ArgGroup(exclusive = true)
     When when;
@@ -53,15 +48,8 @@ final class HaltCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        JobId.check(job);
-        if ("off".equals(stateDirectory)) {
-            throw new IllegalArgumentException("--state-dir off: a job that keeps no state cannot be halted");
-        }
-        StateFiles files = JobKeeping.of(cli.environment(), stateDirectory, job, null, null).files();
-        if (files == null) {
-            throw new IllegalArgumentException("LAZARUS_COORDINATOR_STATE_DIR is off: a job that keeps no state"
-                    + " cannot be halted");
-        }
+        StateFiles files = state.files(cli.environment(), "halt");
+        String job = state.job;
         if (when != null && when.cancel) {
             cli.out().println(HaltRequest.withdraw(files) ? "lazarus: halt request of job " + job + " withdrawn"
                     : "lazarus: job " + job + " has no pending halt request");

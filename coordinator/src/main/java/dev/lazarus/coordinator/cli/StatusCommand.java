@@ -3,8 +3,8 @@ package dev.lazarus.coordinator.cli;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.coordinator.state.StateReport;
 import dev.lazarus.coordinator.state.StateSnapshot;
-import dev.lazarus.store.JobId;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -21,30 +21,19 @@ final class StatusCommand implements Callable<Integer> {
     @ParentCommand
     private LazarusCli cli;
 
-    @Option(names = "--job", paramLabel = "ID", required = true, description = "The job (the id given to run --job,"
-            + " or the application's name).")
-    String job;
-
-    @Option(names = "--state-dir", paramLabel = "DIR",
-            description = "The state directory (default: LAZARUS_COORDINATOR_STATE_DIR or ~/.lazarus/state).")
-    String stateDirectory;
+    @Mixin
+    JobStateOptions state;
 
     @Option(names = "--json", description = "Print JSON instead of the table.")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
-        JobId.check(job);
-        if ("off".equals(stateDirectory)) {
-            throw new IllegalArgumentException("--state-dir off keeps no state to show");
-        }
-        StateFiles files = JobKeeping.of(cli.environment(), stateDirectory, job, null, null).files();
-        if (files == null) {
-            throw new IllegalArgumentException("LAZARUS_COORDINATOR_STATE_DIR is off: no state is kept");
-        }
+        StateFiles files = state.files(cli.environment(), "show");
         StateSnapshot snapshot = StateSnapshot.read(files);
         if (snapshot.job().isEmpty() && snapshot.events().isEmpty()) {
-            throw new IllegalArgumentException("no state of job " + job + " in " + files.jobDirectory().getParent());
+            throw new IllegalArgumentException("no state of job " + state.job + " in "
+                    + files.jobDirectory().getParent());
         }
         StateReport report = new StateReport(snapshot);
         cli.out().println(json ? report.json() : report.table());
