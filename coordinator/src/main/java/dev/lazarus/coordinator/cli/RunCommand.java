@@ -377,19 +377,22 @@ final class RunCommand implements Callable<Integer> {
         }
         JobDescription description = new JobDescription(keeping.job(), request.application(), request.arguments(),
                 request.ranks(), keeping.nodes());
-        if (daemonSecret == null) {
-            return new JobCoordinator(cli.launcher()::launch, job, description, keeping.files(),
-                    () -> keeping.cluster().start(keeping.files(), cli.err()), cli.err()).run(plan);
-        }
-        List<String> hostNames = request.hostsFile() == null ? List.of() : HostsFile.hosts(request.hostsFile());
-        try (NodeDaemonProcesses daemons = NodeDaemonProcesses.start(hostNames, request.rshAgent(),
-                cli.launcher().nodeDaemonCommand(plan, keeping.job(), daemonSecret), cli.err())) {
-            Launches launches = (p, directive, hangs, halts) -> {
+        try (NodeDaemonProcesses daemons = daemonSecret == null ? null
+                : startNodeDaemons(request, plan, keeping.job(), daemonSecret)) {
+            Launches launches = daemons == null ? cli.launcher()::launch : (p, directive, hangs, halts) -> {
                 daemons.ensureRunning();
                 return cli.launcher().launch(p, directive, hangs, halts);
             };
             return new JobCoordinator(launches, job, description, keeping.files(),
                     () -> keeping.cluster().start(keeping.files(), cli.err()), cli.err()).run(plan);
         }
+    }
+
+    /** Starts the job's node daemon process on every host of its host file, or on this host without one. */
+    private NodeDaemonProcesses startNodeDaemons(LaunchRequest request, LaunchPlan plan, String job, Path secret)
+            throws IOException {
+        List<String> hostNames = request.hostsFile() == null ? List.of() : HostsFile.hosts(request.hostsFile());
+        return NodeDaemonProcesses.start(hostNames, request.rshAgent(),
+                cli.launcher().nodeDaemonCommand(plan, job, secret), cli.err());
     }
 }

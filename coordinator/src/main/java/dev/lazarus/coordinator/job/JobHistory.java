@@ -109,19 +109,14 @@ final class JobHistory {
      * read from: the version's bytes over the slowest rank's restore.
      */
     private void measureRestore(List<HeartbeatSnapshot> beats, VersionBytes sources) {
-        Restore first = beats.getFirst().restored();
-        if (!first.any() || beats.stream().anyMatch(b -> b.restored().version() != first.version())) {
+        Restore restore = Restore.ofLaunch(beats.stream().map(HeartbeatSnapshot::restored).toList());
+        if (restore.level() < 1 || restore.nanos() <= 0) {
             return;
         }
-        int deepest = beats.stream().mapToInt(b -> b.restored().level()).max().orElseThrow();
-        long nanos = beats.stream().mapToLong(b -> b.restored().nanos()).max().orElseThrow();
-        if (deepest < 1 || nanos <= 0) {
-            return;
-        }
-        Level level = Level.values()[deepest - 1];
-        sources.bytes(level, first.version()).ifPresent(bytes -> {
+        Level level = Level.values()[restore.level() - 1];
+        sources.bytes(level, restore.version()).ifPresent(bytes -> {
             if (bytes > 0) {
-                restoreBytesPerSecond.put(level, bytes / (nanos * 1e-9));
+                restoreBytesPerSecond.put(level, bytes / (restore.nanos() * 1e-9));
             }
         });
     }

@@ -27,13 +27,11 @@ final class RecoveryTiming {
             return Optional.empty();
         }
         double setUp = beats.stream().mapToLong(HeartbeatSnapshot::setUpNanos).max().orElseThrow() * 1e-9;
-        Restore first = beats.getFirst().restored();
-        if (first.any() && !beats.getFirst().rolledBack()) {
-            int level = beats.stream().mapToInt(b -> b.restored().level()).max().orElseThrow();
-            double restore = beats.stream().mapToLong(b -> b.restored().nanos()).max().orElseThrow() * 1e-9;
+        Restore restore = Restore.ofLaunch(beats.stream().map(HeartbeatSnapshot::restored).toList());
+        if (restore.any() && !beats.getFirst().rolledBack()) {
             return Optional.of(String.format(Locale.ROOT, "restored version %d from %s in %.3f s (slowest rank),"
-                    + " set-up %.3f s", first.version(), LEVELS[Math.clamp(level, 0, LEVELS.length - 1)], restore,
-                    setUp));
+                    + " set-up %.3f s", restore.version(), LEVELS[Math.clamp(restore.level(), 0, LEVELS.length - 1)],
+                    restore.nanos() * 1e-9, setUp));
         }
         if (beats.stream().allMatch(HeartbeatSnapshot::resumedFromNvm) && !beats.getFirst().rolledBack()) {
             return Optional.of(String.format(Locale.ROOT, "NVM restart at iteration %d, set-up %.3f s (heaps"

@@ -201,10 +201,11 @@ public final class JobLauncher {
                 launcherOut.awaitEnd();
             }
             for (int rank = 0; rank < ranks; rank++) {
-                if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.HALTED) {
+                int status = ExitStatusFiles.read(statusDir, rank).orElse(0);
+                if (status == RankMain.HALTED) {
                     return outcome(LaunchOutcome.Kind.HALTED, RankMain.HALTED, statusDir, ranks, null, started);
                 }
-                if (ExitStatusFiles.read(statusDir, rank).orElse(0) == RankMain.RELAUNCH) {
+                if (status == RankMain.RELAUNCH) {
                     return outcome(LaunchOutcome.Kind.NVM_ATTEMPT_FAILED, RankMain.RELAUNCH, statusDir, ranks, null,
                             started);
                 }

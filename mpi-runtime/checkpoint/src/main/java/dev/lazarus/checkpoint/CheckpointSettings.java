@@ -1,6 +1,7 @@
 package dev.lazarus.checkpoint;
 
 import dev.lazarus.daemon.DaemonSocket;
+import dev.lazarus.daemon.NodeDaemonConfig;
 import dev.lazarus.store.JobId;
 import dev.lazarus.store.dirty.BlockHashes;
 import dev.lazarus.store.level.l2.L2Scheme;
@@ -126,9 +127,10 @@ public final class CheckpointSettings {
         jobId = source.text(Settings.JOB_ID).orElse(application);
         JobId.check(jobId);
         node = NodeName.of(source);
-        daemonMode = source.choice(Settings.CKPT_DAEMON, "embedded", "embedded", "process");
-        daemonSocket = daemonMode.equals("process") ? DaemonSocket.of(DaemonSocket.runDirectory(source), node, jobId)
-                : null;
+        daemonMode = source.choice(Settings.CKPT_DAEMON, NodeDaemonConfig.EMBEDDED, NodeDaemonConfig.EMBEDDED,
+                NodeDaemonConfig.PROCESS);
+        daemonSocket = daemonMode.equals(NodeDaemonConfig.PROCESS)
+                ? DaemonSocket.of(DaemonSocket.runDirectory(source), node, jobId) : null;
         // %h makes one path name a directory per node where nodes share a file system (simulated hosts).
         l1Directory = Path.of(source.text(Settings.CKPT_DIR).orElse(DEFAULT_L1_DIR).replace(NODE_PLACEHOLDER, node))
                 .toAbsolutePath();

@@ -229,8 +229,11 @@ public final class Checkpoints implements AutoCloseable {
                             + " versions this run writes are unverified too");
                 }
                 setUnverified(fromUnverified);
-                deepestRestored = deepestUsed(level);
-                restoredFrom = levelsUsed(level);
+                List<Level> used = levelsUsed(level);
+                deepestRestored = used.getLast();
+                restoredFrom = used.size() == 1 ? used.getFirst().name()
+                        : String.join(", ", used.subList(0, used.size() - 1).stream().map(Level::name).toList())
+                                + " and " + used.getLast().name();
                 l2.forgetNewerThan(version);
                 if (l2.owesParity(version)) {
                     drain.submitOnce("L2", version, l2::encodeOwedParity);
@@ -298,21 +301,18 @@ public final class Checkpoints implements AutoCloseable {
         return true;
     }
 
-    /** @return the deepest level any rank restored from, the one that bounds the restore's time; collective */
-    private Level deepestUsed(Level mine) {
-        return Level.values()[(int) comm.allreduce(mine.ordinal(), ReduceOp.MAX)];
-    }
-
-    /** @return the levels the ranks restored from, e.g. "L1", "L1 and L2"; collective */
-    private String levelsUsed(Level mine) {
-        List<String> used = new ArrayList<>();
+    /**
+     * @return the levels the ranks restored from, in {@link Level} order, so the last is the deepest (the one that
+     *         bounds the restore's time); collective
+     */
+    private List<Level> levelsUsed(Level mine) {
+        List<Level> used = new ArrayList<>();
         for (Level level : Level.values()) {
             if (comm.allreduce(mine == level ? 1L : 0L, ReduceOp.MAX) == 1L) {
-                used.add(level.name());
+                used.add(level);
             }
         }
-        return used.size() == 1 ? used.getFirst()
-                : String.join(", ", used.subList(0, used.size() - 1)) + " and " + used.getLast();
+        return used;
     }
 
     /**

@@ -73,8 +73,9 @@ final class L2Node implements AutoCloseable {
         if (leader) {
             try {
                 daemon = NodeDaemons.open(new NodeDaemonConfig(settings.daemonMode(), settings.jobId(),
-                        settings.daemonSocket(), comm.size(), settings.l1Directory(), settings.l2Secret().orElseThrow(), settings.l2SetSize(),
-                        settings.l2Scheme(), settings.l2Bind().orElseGet(() -> addressOf(settings.node())), log));
+                        settings.daemonSocket(), comm.size(), settings.l1Directory(), settings.l2Secret().orElseThrow(),
+                        settings.l2SetSize(), settings.l2Scheme(),
+                        settings.l2Bind().orElseGet(() -> addressOf(settings.node())), log));
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
                 log.accept("rank " + comm.rank() + ": node " + settings.node() + " cannot start its L2 service: "
                         + e.getMessage());
@@ -93,17 +94,18 @@ final class L2Node implements AutoCloseable {
                     "L2 off: node " + nodes.names().get(members.indexOf("")) + " could not start its L2 service");
         }
         String name = nodes.names().get(nodes.node(comm.rank()));
+        boolean inDaemon = settings.daemonMode().equals(NodeDaemonConfig.PROCESS);
         if (!leader) {
-            return new L2Node(comm, nodes, log, null, null, true, "L2 on: node " + name
-                    + "'s service runs in " + (settings.daemonMode().equals(NodeDaemonConfig.PROCESS)
-                    ? "its node daemon, reached through rank " : "rank ") + nodes.leader(nodes.node(comm.rank())));
+            return new L2Node(comm, nodes, log, null, null, true, "L2 on: node " + name + "'s service runs in "
+                    + (inDaemon ? "its node daemon, reached through rank " : "rank ")
+                    + nodes.leader(nodes.node(comm.rank())));
         }
         L2Membership set = daemon.joinL2(members, nodes.node(comm.rank()));
         String kind = settings.l2Scheme().setName();
         String state = !set.redundant() ? "L2 off for node " + name + ": its " + kind + " " + set.setId()
                 + " has one node" : "L2 on: node " + name + " is member " + set.member() + " of " + kind + " "
                 + set.setId() + " (" + set.size() + " nodes), every " + settings.l2Every() + " version(s)"
-                + (settings.daemonMode().equals(NodeDaemonConfig.PROCESS) ? ", in its node daemon" : "");
+                + (inDaemon ? ", in its node daemon" : "");
         return new L2Node(comm, nodes, log, daemon, set, true, state);
     }
 

@@ -9,6 +9,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -144,6 +145,20 @@ public final class HeartbeatFile {
         /** @return whether a version was restored */
         public boolean any() {
             return version >= 0;
+        }
+
+        /**
+         * @return a launch's restore from its ranks' restores: the version every rank restored, the deepest level any
+         *         rank read and the slowest rank's time; {@link #NONE} when some rank restored nothing or the ranks
+         *         name different versions
+         */
+        public static Restore ofLaunch(List<Restore> ranks) {
+            long version = ranks.isEmpty() ? -1 : ranks.getFirst().version();
+            if (version < 0 || ranks.stream().anyMatch(r -> r.version() != version)) {
+                return NONE;
+            }
+            return new Restore(version, ranks.stream().mapToInt(Restore::level).max().orElseThrow(),
+                    ranks.stream().mapToLong(Restore::nanos).max().orElseThrow());
         }
     }
 
