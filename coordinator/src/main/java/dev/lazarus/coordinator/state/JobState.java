@@ -89,6 +89,14 @@ public final class JobState implements StateSink, AutoCloseable {
         return member.getCluster().getMembers().size();
     }
 
+    /**
+     * @return whether every partition has its backups in place and no migration is under way: only then does losing
+     *         one member lose nothing (right after members join, partitions are still moving)
+     */
+    public boolean safe() {
+        return member.getPartitionService().isClusterSafe();
+    }
+
     private IMap<String, HazelcastJsonValue> map(String name) {
         return member.getMap(name);
     }

@@ -66,8 +66,8 @@ class JobStateTest {
             states.add(state);
         }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (states.getFirst().members() < members) {
-            assertTrue(System.nanoTime() < deadline, "the members did not form one cluster");
+        while (states.getFirst().members() < members || !states.getFirst().safe()) {
+            assertTrue(System.nanoTime() < deadline, "the members did not form one cluster with its backups in place");
             Thread.sleep(50);
         }
         return states;
