@@ -2,6 +2,7 @@ package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.coordinator.job.JobCoordinator;
 import dev.lazarus.coordinator.job.JobDescription;
+import dev.lazarus.coordinator.job.JobHosts;
 import dev.lazarus.coordinator.job.JobOptions;
 import dev.lazarus.coordinator.job.Launches;
 import dev.lazarus.coordinator.job.RestoreSources;
@@ -78,7 +79,8 @@ final class DemoCommand implements Callable<Integer> {
         Launches launches = (p, directive, hangs, halts) -> cli.launcher().launch(p, directive, hangs, halts,
                 firstLaunch.getAndSet(false) && !noKill ? new RankKiller(0.5, cli.out()) : LaunchWatcher.NONE);
         int status = new JobCoordinator(launches, job, new JobDescription(JOB, "npb.CG", List.of("--class", "W"), 4,
-                keeping.nodes()), files, () -> keeping.cluster().start(files, cli.err()), cli.err()).run(plan);
+                keeping.nodes()), files, () -> keeping.cluster().start(files, cli.err()), JobHosts.THIS_HOST, cli.err())
+                .run(plan);
         cli.out().println(status == 0 ? "lazarus demo: the job survived the crash and its result is verified"
                 : "lazarus demo: the job ended with status " + status);
         return status;

@@ -3,11 +3,15 @@ package dev.lazarus.coordinator.cli;
 import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.coordinator.job.JobCoordinator;
 import dev.lazarus.coordinator.job.JobDescription;
+import dev.lazarus.coordinator.job.JobHosts;
 import dev.lazarus.coordinator.job.JobOptions;
 import dev.lazarus.coordinator.job.Launches;
 import dev.lazarus.coordinator.job.RestoreSources;
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.HangWatch;
+import dev.lazarus.coordinator.launch.HostLoss;
+import dev.lazarus.coordinator.launch.HostPool;
+import dev.lazarus.coordinator.launch.HostProbe;
 import dev.lazarus.coordinator.launch.HostsFile;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
@@ -29,6 +33,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -53,6 +58,11 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--hosts", paramLabel = "FILE", description = "Open MPI host file (default: this node only).")
     Path hosts;
+
+    @Option(names = "--spares", paramLabel = "FILE",
+            description = "Spare hosts, as an Open MPI host file: a node that stops answering is replaced by the next"
+                    + " spare, which takes its ranks and rebuilds their L1 files from L2 (needs --hosts).")
+    Path spares;
 
     @Option(names = "--rsh-agent", paramLabel = "CMD",
             description = "Command Open MPI starts daemons on other hosts with (plm_rsh_agent).")
@@ -177,6 +187,7 @@ final class RunCommand implements Callable<Integer> {
         if (timeoutSeconds != null && timeoutSeconds <= 0) {
             throw new IllegalArgumentException("--timeout=" + timeoutSeconds + " must be positive");
         }
+        List<HostsFile.Entry> spareHosts = spareHosts();
         // The ranks read the plan with the same parser; a bad plan is an error before the job starts.
         PersistencePlan persistence = plan == null ? null : PersistencePlan.read(plan);
         List<String> options = withEasyCrashSettings(jvmOptions);
@@ -197,14 +208,32 @@ final class RunCommand implements Callable<Integer> {
         JobKeeping keeping = keeping(settings.jobId());
         Path daemonSecret = settings.daemonMode().equals(NodeDaemonConfig.PROCESS) ? secret : null;
         if (newSecret == null || dryRun) {
-            return launch(request, job, keeping, daemonSecret, dryRun);
+            return launch(request, job, keeping, daemonSecret, spareHosts, l2SetSize(settings), dryRun);
         }
         JobSecrets.create(newSecret);
         try {
-            return launch(request, job, keeping, daemonSecret, false);
+            return launch(request, job, keeping, daemonSecret, spareHosts, l2SetSize(settings), false);
         } finally {
             Files.deleteIfExists(newSecret);
         }
+    }
+
+    /** @return the spare hosts, checked against the job's: none without {@code --spares} */
+    private List<HostsFile.Entry> spareHosts() {
+        if (spares == null) {
+            return List.of();
+        }
+        if (hosts == null) {
+            throw new IllegalArgumentException("--spares replaces lost hosts of --hosts: give --hosts too");
+        }
+        List<HostsFile.Entry> entries = HostsFile.entries(spares, "--spares");
+        HostPool.checkSpares(HostsFile.entries(hosts, "--hosts"), entries);
+        return entries;
+    }
+
+    /** @return the nodes per L2 set, or 0 when the ranks will not write L2 (where a lost node cannot be rebuilt) */
+    private int l2SetSize(CheckpointSettings settings) {
+        return hosts != null && settings.enabled() && settings.l2Every() > 0 ? settings.l2SetSize() : 0;
     }
 
     /**
@@ -366,9 +395,11 @@ final class RunCommand implements Callable<Integer> {
      *
      * @param daemonSecret the job's secret when the nodes' L2 work runs in node daemon processes, which are then
      *                     started on every host first and restarted before a relaunch where they died; else null
+     * @param spareHosts   the hosts that take lost ones' places
+     * @param setSize      the nodes per L2 set, 0 without L2
      */
-    private int launch(LaunchRequest request, JobOptions job, JobKeeping keeping, Path daemonSecret, boolean dryRun)
-            throws Exception {
+    private int launch(LaunchRequest request, JobOptions job, JobKeeping keeping, Path daemonSecret,
+                       List<HostsFile.Entry> spareHosts, int setSize, boolean dryRun) throws Exception {
         LaunchPlan plan = cli.launcher().plan(request);
         if (dryRun) {
             plan.environment().forEach((k, v) -> cli.out().println(k + "=" + v));
@@ -383,9 +414,32 @@ final class RunCommand implements Callable<Integer> {
                 daemons.ensureRunning();
                 return cli.launcher().launch(p, directive, hangs, halts);
             };
-            return new JobCoordinator(launches, job, description, keeping.files(),
-                    () -> keeping.cluster().start(keeping.files(), cli.err()), cli.err()).run(plan);
+            try (HostPool pool = request.hostsFile() == null ? null : new HostPool(HostsFile.entries(
+                    request.hostsFile(), "--hosts"), spareHosts, new HostProbe(request.rshAgent(),
+                    HostProbe.DEFAULT_TIMEOUT), daemons, setSize, cli.err())) {
+                return new JobCoordinator(launches, job, description, keeping.files(),
+                        () -> keeping.cluster().start(keeping.files(), cli.err()), jobHosts(pool), cli.err())
+                        .run(plan);
+            }
         }
+    }
+
+    /** The coordinator's view of the hosts: surveyed after a failure, spares in unreachable ones' places. */
+    private JobHosts jobHosts(HostPool pool) {
+        if (pool == null) {
+            return JobHosts.THIS_HOST;
+        }
+        return new JobHosts() {
+            @Override
+            public HostLoss survey() {
+                return pool.survey();
+            }
+
+            @Override
+            public Optional<LaunchPlan> next(LaunchPlan plan, HostLoss loss) throws IOException {
+                return pool.replaceUnreachable(plan, loss, cli.launcher()::plan);
+            }
+        };
     }
 
     /** Starts the job's node daemon process on every host of its host file, or on this host without one. */

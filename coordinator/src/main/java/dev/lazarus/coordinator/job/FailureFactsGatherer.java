@@ -1,5 +1,6 @@
 package dev.lazarus.coordinator.job;
 
+import dev.lazarus.coordinator.launch.HostLoss;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 import dev.lazarus.recovery.policy.failure.FailureClass;
@@ -21,12 +22,14 @@ final class FailureFactsGatherer {
     }
 
     /**
+     * @param loss       the nodes the launch lost (named where the failure was)
      * @param planned    the plan's predicted recomputability, or null without a plan (or one that predicts none)
      * @param nvmAllowed false when NVM restart is off for this job ({@code --no-nvm-restart}, plain arrays)
      * @param versions   the versions the levels hold ({@link RestoreSources#versions})
      * @return the facts, or empty when no rank reached its main loop (there is nothing to weigh)
      */
-    static Optional<FailureFacts> gather(FailureClass failure, LaunchOutcome outcome, JobHistory history,
+    static Optional<FailureFacts> gather(FailureClass failure, LaunchOutcome outcome, HostLoss loss,
+                                         JobHistory history,
                                          List<RestoreSources.Listed> versions, Double planned, boolean nvmAllowed) {
         List<Optional<HeartbeatSnapshot>> all = outcome.heartbeats();
         List<HeartbeatSnapshot> beats = all.stream().flatMap(Optional::stream)
@@ -49,7 +52,7 @@ final class FailureFactsGatherer {
         // differs is the beginning's fresh start (warm-up included, as measured) and each restore's read. An NVM
         // restart adds only the heaps' attach and agreement, which a restore pays as well.
         NvmOption nvm = nvm(failure, outcome, all, beats, history, planned, nvmAllowed);
-        return Optional.of(new FailureFacts(failure, where(outcome), Math.min(reached, maxIterations), iterations,
+        return Optional.of(new FailureFacts(failure, where(outcome, loss), Math.min(reached, maxIterations), iterations,
                 maxIterations, iteration, verification, start, nvm,
                 versions.stream().map(RestoreSources.Listed::option).toList()));
     }
@@ -76,7 +79,12 @@ final class FailureFactsGatherer {
                 failure.nvmIntact() ? null : failure.description() + " lost NVM");
     }
 
-    private static String where(LaunchOutcome outcome) {
+    private static String where(LaunchOutcome outcome, HostLoss loss) {
+        if (loss.any()) {
+            List<String> nodes = loss.lost().stream().map(HostLoss.LostHost::host).toList();
+            return (nodes.size() == 1 ? "node " + nodes.getFirst() : "nodes " + nodes) + " lost; "
+                    + where(outcome, HostLoss.NONE);
+        }
         if (outcome.hang() != null) {
             return outcome.hang();
         }

@@ -1,6 +1,7 @@
 package dev.lazarus.coordinator.job;
 
 import dev.lazarus.coordinator.launch.HaltCheck;
+import dev.lazarus.coordinator.launch.HostLoss;
 import dev.lazarus.coordinator.launch.JobLauncher;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
@@ -39,6 +40,7 @@ public final class JobCoordinator {
     private final JobDescription job;
     private final StateFiles stateFiles;
     private final Supplier<JobState> cluster;
+    private final JobHosts hosts;
     private final PrintStream err;
 
     /**
@@ -47,7 +49,8 @@ public final class JobCoordinator {
      * @param err      where the coordinator's lines go
      */
     public JobCoordinator(Launches launcher, JobOptions options, PrintStream err) {
-        this(launcher, options, new JobDescription("job", "application", List.of(), 0, List.of()), null, null, err);
+        this(launcher, options, new JobDescription("job", "application", List.of(), 0, List.of()), null, null,
+                JobHosts.THIS_HOST, err);
     }
 
     /**
@@ -57,14 +60,16 @@ public final class JobCoordinator {
      * @param job        what the job is, for its state
      * @param stateFiles the job's state directory, or null to keep no state
      * @param cluster    starts this coordinator's member of the job's cluster
+     * @param hosts      the job's nodes: which a failed launch lost, and the spares that replace them
      */
     public JobCoordinator(Launches launcher, JobOptions options, JobDescription job, StateFiles stateFiles,
-                          Supplier<JobState> cluster, PrintStream err) {
+                          Supplier<JobState> cluster, JobHosts hosts, PrintStream err) {
         this.launcher = launcher;
         this.options = options;
         this.job = job;
         this.stateFiles = stateFiles;
         this.cluster = cluster;
+        this.hosts = hosts;
         this.err = err;
     }
 
@@ -86,8 +91,9 @@ public final class JobCoordinator {
         List<RestoreSources.Listed> restorable = List.of();
         int crashesBeforeMainLoop = 0;
         int extra = 0;
+        LaunchPlan current = plan;
         for (int launch = 1; ; launch++) {
-            LaunchOutcome outcome = launcher.launch(plan, directive.withEstimates(ledger.mtbfSeconds(history),
+            LaunchOutcome outcome = launcher.launch(current, directive.withEstimates(ledger.mtbfSeconds(history),
                     intervalRecomputability(history)), options.hangs(), halts);
             long ended = System.nanoTime();
             List<RestoreSources.Listed> listed = restorable;
@@ -106,6 +112,14 @@ public final class JobCoordinator {
                     case HALTED -> outcome.silentRanks().isEmpty() ? HALTED : HALTED_NOW;
                     default -> "failed";
                 });
+            }
+            HostLoss loss = hosts.survey();
+            if (loss.any()) {
+                // The nodes' own state decides the class: a lost node took its NVM and RAM disk with it.
+                failure = Optional.of(loss.lostSet().isPresent() ? FailureClass.L2_SET_LOST : FailureClass.NODE_LOSS);
+                loss.lost().forEach(h -> ledger.nodes("node " + h.host() + " was lost: it " + h.how()));
+                loss.lostSet().ifPresent(set -> err.println("lazarus: nodes " + set + " of one L2 set were lost:"
+                        + " no rebuild brings their L1 files back"));
             }
             boolean reachedMainLoop = outcome.heartbeats().stream().anyMatch(b -> b.isPresent()
                     && b.get().lastBeatMillis() > 0);
@@ -131,8 +145,14 @@ public final class JobCoordinator {
                 return end(history, outcome, ledger, "gave up");
             }
             restorable = options.sources().versions(history.restoreBytesPerSecond());
-            directive = decide(failure.get(), outcome, history, restorable, launch, options.maxRestarts() + extra,
-                    ended, ledger);
+            directive = decide(failure.get(), outcome, loss, history, restorable, launch,
+                    options.maxRestarts() + extra, ended, ledger);
+            Optional<LaunchPlan> next = hosts.next(current, loss);
+            if (next.isEmpty()) {
+                err.println("lazarus: giving up: a lost node has no spare to take its place");
+                return end(history, outcome, ledger, "gave up");
+            }
+            current = next.get();
         }
     }
 
@@ -162,10 +182,10 @@ public final class JobCoordinator {
     }
 
     /** @param versions the versions the levels hold now, with their restore times */
-    private LaunchDirective decide(FailureClass failure, LaunchOutcome outcome, JobHistory history,
+    private LaunchDirective decide(FailureClass failure, LaunchOutcome outcome, HostLoss loss, JobHistory history,
                                    List<RestoreSources.Listed> versions, int launch, int restarts, long ended,
                                    JobLedger ledger) {
-        Optional<FailureFacts> facts = FailureFactsGatherer.gather(failure, outcome, history, versions,
+        Optional<FailureFacts> facts = FailureFactsGatherer.gather(failure, outcome, loss, history, versions,
                 options.plannedRecomputability(), options.nvmAllowed());
         double millis = (System.nanoTime() - ended) * 1e-6;
         if (facts.isEmpty()) {

@@ -103,6 +103,11 @@ final class JobLedger implements AutoCloseable {
         recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "recovery", line));
     }
 
+    /** Records what became of the job's nodes (lost, replaced by a spare). */
+    void nodes(String line) {
+        recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "node", line));
+    }
+
     /**
      * Records a failure and its decision line; from the first failure on, the cluster holds the state.
      *

@@ -29,46 +29,72 @@ public final class HostsFile {
     }
 
     /**
+     * One host of a host file.
+     *
+     * @param host     the host's name or address (without {@code user@})
+     * @param line     the line without its comment, as mpirun reads it: {@code [user@]host [key=N ...]}
+     */
+    public record Entry(String host, String line) {
+        /** @return {@code spare} in this entry's place: the spare's {@code [user@]host}, this entry's settings */
+        public Entry replacedBy(Entry spare) {
+            String[] words = line.split("\\s+", 2);
+            String spareHost = spare.line().split("\\s+", 2)[0];
+            return new Entry(spare.host(), words.length == 1 ? spareHost : spareHost + " " + words[1]);
+        }
+    }
+
+    /**
      * @param file the {@code --hosts} file
      * @return the hosts it names, in order (without {@code user@})
      * @throws IllegalArgumentException one line naming the file, and the line that is wrong
      */
     public static List<String> hosts(Path file) {
+        return entries(file, "--hosts").stream().map(Entry::host).toList();
+    }
+
+    /**
+     * @param file   a host file
+     * @param option the option that named it, for errors ({@code --hosts}, {@code --spares})
+     * @return its hosts, in order
+     * @throws IllegalArgumentException one line naming the option, the file, and the line that is wrong
+     */
+    public static List<Entry> entries(Path file, String option) {
         if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("--hosts " + file + ": " + (Files.isDirectory(file) ? "is a directory"
-                    : Files.exists(file) ? "not a regular file" : "no such file"));
+            throw new IllegalArgumentException(option + " " + file + ": " + (Files.isDirectory(file)
+                    ? "is a directory" : Files.exists(file) ? "not a regular file" : "no such file"));
         }
         List<String> lines;
         try {
             if (Files.size(file) > MAX_BYTES) {
-                throw new IllegalArgumentException("--hosts " + file + ": larger than " + MAX_BYTES + " bytes");
+                throw new IllegalArgumentException(option + " " + file + ": larger than " + MAX_BYTES + " bytes");
             }
             lines = List.of(StandardCharsets.UTF_8.newDecoder().decode(java.nio.ByteBuffer.wrap(
                     Files.readAllBytes(file))).toString().split("\n", -1));
         } catch (CharacterCodingException e) {
-            throw new IllegalArgumentException("--hosts " + file + ": not a text file");
+            throw new IllegalArgumentException(option + " " + file + ": not a text file");
         } catch (IOException e) {
-            throw new IllegalArgumentException("--hosts " + file + ": cannot read: " + e.getMessage());
+            throw new IllegalArgumentException(option + " " + file + ": cannot read: " + e.getMessage());
         }
-        List<String> hosts = new java.util.ArrayList<>();
+        List<Entry> entries = new java.util.ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
             int hash = line.indexOf('#');
-            String[] words = (hash >= 0 ? line.substring(0, hash) : line).strip().split("\\s+");
+            String content = (hash >= 0 ? line.substring(0, hash) : line).strip();
+            String[] words = content.split("\\s+");
             if (words[0].isEmpty()) {
                 continue;
             }
             String problem = problem(words);
             if (problem != null) {
-                throw new IllegalArgumentException("--hosts " + file + " line " + (i + 1) + ": " + problem
+                throw new IllegalArgumentException(option + " " + file + " line " + (i + 1) + ": " + problem
                         + " (expected: host [slots=N] ...)");
             }
-            hosts.add(words[0].substring(words[0].indexOf('@') + 1));
+            entries.add(new Entry(words[0].substring(words[0].indexOf('@') + 1), String.join(" ", words)));
         }
-        if (hosts.isEmpty()) {
-            throw new IllegalArgumentException("--hosts " + file + ": names no host");
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException(option + " " + file + ": names no host");
         }
-        return List.copyOf(hosts);
+        return List.copyOf(entries);
     }
 
     /** @return what is wrong with a line's words, or null */

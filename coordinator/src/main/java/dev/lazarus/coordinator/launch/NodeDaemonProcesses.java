@@ -29,13 +29,27 @@ public final class NodeDaemonProcesses implements AutoCloseable {
 
     private final List<String> hosts;
     private final List<List<String>> commands;
+    private final String rshAgent;
+    private final List<String> command;
     private final PrintStream err;
     private final List<Process> processes = new ArrayList<>();
 
-    private NodeDaemonProcesses(List<String> hosts, List<List<String>> commands, PrintStream err) {
-        this.hosts = hosts;
-        this.commands = commands;
+    private NodeDaemonProcesses(List<String> hosts, String rshAgent, List<String> command, PrintStream err) {
+        this.hosts = new ArrayList<>(hosts.isEmpty() ? List.of("this host") : hosts);
+        this.rshAgent = rshAgent;
+        this.command = List.copyOf(command);
         this.err = err;
+        this.commands = new ArrayList<>();
+        if (hosts.isEmpty()) {
+            commands.add(command);
+        } else {
+            hosts.forEach(host -> commands.add(remoteCommand(host)));
+        }
+    }
+
+    private List<String> remoteCommand(String host) {
+        String remote = String.join(" ", command.stream().map(NodeDaemonProcesses::quoted).toList());
+        return List.of(rshAgent == null ? "ssh" : JobLauncher.absoluteAgent(rshAgent), host, remote);
     }
 
     /**
@@ -48,19 +62,9 @@ public final class NodeDaemonProcesses implements AutoCloseable {
      */
     public static NodeDaemonProcesses start(List<String> hosts, String rshAgent, List<String> command,
                                             PrintStream err) throws IOException {
-        List<List<String>> commands = new ArrayList<>();
-        if (hosts.isEmpty()) {
-            commands.add(command);
-        } else {
-            String remote = String.join(" ", command.stream().map(NodeDaemonProcesses::quoted).toList());
-            for (String host : hosts) {
-                commands.add(List.of(rshAgent == null ? "ssh" : JobLauncher.absoluteAgent(rshAgent), host, remote));
-            }
-        }
-        NodeDaemonProcesses daemons = new NodeDaemonProcesses(hosts.isEmpty() ? List.of("this host") : hosts,
-                commands, err);
+        NodeDaemonProcesses daemons = new NodeDaemonProcesses(hosts, rshAgent, command, err);
         try {
-            for (int i = 0; i < commands.size(); i++) {
+            for (int i = 0; i < daemons.commands.size(); i++) {
                 daemons.processes.add(null);
             }
             daemons.ensureRunning();
@@ -69,6 +73,35 @@ public final class NodeDaemonProcesses implements AutoCloseable {
             daemons.close();
             throw e;
         }
+    }
+
+    /**
+     * @return the places (in host file order) of the daemons that ended since they were started: a daemon outlives
+     *         its node's ranks, so one that ended went down with its node (or was killed on purpose)
+     */
+    public List<Integer> ended() {
+        List<Integer> ended = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            if (processes.get(i) != null && !processes.get(i).isAlive()) {
+                ended.add(i);
+            }
+        }
+        return ended;
+    }
+
+    /**
+     * The daemon of host {@code index} runs on {@code host} from now on (a spare in a lost node's place); it starts at
+     * the next {@link #ensureRunning}. What is left of the old one is killed.
+     */
+    public void replace(int index, String host) {
+        Process old = processes.get(index);
+        if (old != null) {
+            old.descendants().forEach(ProcessHandle::destroyForcibly);
+            old.destroyForcibly();
+        }
+        processes.set(index, null);
+        hosts.set(index, host);
+        commands.set(index, remoteCommand(host));
     }
 
     /** Starts again every daemon that is not running (its node was lost, or it died); waits until each listens. */

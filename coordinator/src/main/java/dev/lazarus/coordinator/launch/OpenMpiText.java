@@ -27,7 +27,9 @@ final class OpenMpiText {
             new Translation("ssh: connect to host (\\S+) port (\\d+): (.+)",
                     m -> "cannot reach host " + m.group(1) + " by ssh (port " + m.group(2) + "): " + m.group(3)
                             + " (check --hosts and --net)"),
-            new Translation(".*(Permission denied|Host key verification failed).*",
+            // Not mpirun's own "setpgid(...) failed ... errno=Permission denied(13)" warning, which it prints when a
+            // remote shell ended before it could be put in a process group (a host lost mid-run does that).
+            new Translation("(?!.*setpgid).*(Permission denied|Host key verification failed).*",
                     m -> "a host refused the remote shell (" + m.group(1) + "): check its ssh keys or --rsh-agent"),
             new Translation(".*FORCE-TERMINATE AT Not found.*",
                     m -> "Open MPI's daemons could not find the remote shell program on some host (give --rsh-agent"

@@ -172,6 +172,8 @@ class BadInputTest {
         Files.write(root.resolve("binary"), new byte[] {0, 1, 2, (byte) 0xff, (byte) 0xfe, '\n', 7});
         Files.writeString(root.resolve("text"), "hello world\nthis is not a host file\n");
         Files.writeString(root.resolve("empty"), "# only a comment\n\n");
+        Files.writeString(root.resolve("hosts"), "node1 slots=2\nnode2 slots=2\n");
+        Files.writeString(root.resolve("spares-taken"), "node3\nnode2\n");
         Files.writeString(root.resolve("plan-negative"), "app=npb.CG\nregions=main\nevery.main=-1\n");
         Files.writeString(root.resolve("plan-no-regions"), "app=npb.CG\n");
         Files.writeString(root.resolve("plan-r"), "app=npb.CG\nregions=main\nrecomputability=1.5\n");

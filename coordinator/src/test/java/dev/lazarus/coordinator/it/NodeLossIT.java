@@ -34,9 +34,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Node failures under real processes: solver.HEAT class A on three simulated hosts (network namespaces), one Open MPI
  * rank each, checkpointing every 200 iterations to each host's own RAM disk (L1), to XOR parity across the three
- * hosts (L2, one set) and to a shared directory standing for the PFS (L3). A host is crashed with
- * {@code netns-hosts kill}: every process in it SIGKILLed, its RAM disk wiped. The relaunch must come back from the
- * newest checkpoint and pass the solver's acceptance verification.
+ * hosts (L2, one set) and to a shared directory standing for the PFS (L3); a fourth host is the job's spare. A host
+ * is crashed with {@code netns-hosts kill} (every process in it SIGKILLed, its RAM disk wiped) or powered off
+ * ({@code netns-hosts power off}: its agent then refuses it as ssh refuses a dead node). The relaunch must come back
+ * from the newest checkpoint and pass the solver's acceptance verification.
  */
 class NodeLossIT {
     private static final String SUCCESS = "Verification    =               SUCCESSFUL";
@@ -46,6 +47,9 @@ class NodeLossIT {
     private static final int HOSTS = 3;
 
     private static NetnsHosts hosts;
+    /** The job's host file: the first {@value #HOSTS} hosts; and the spare host's. */
+    private static Path jobHosts;
+    private static Path spareHosts;
     /** What the last crashed job printed. */
     private String lastOutput;
 
@@ -53,14 +57,21 @@ class NodeLossIT {
     Path dir;
 
     @BeforeAll
-    static void bringUpThreeHosts() throws Exception {
+    static void bringUpFourHosts() throws Exception {
         assumeTrue(NetnsHosts.available(), "network namespaces need root and ip netns");
-        hosts = NetnsHosts.up(PREFIX, SUBNET, HOSTS, 1);
+        hosts = NetnsHosts.up(PREFIX, SUBNET, HOSTS + 1, 1);
+        List<String> lines = Files.readAllLines(hosts.hostfile()).stream().filter(l -> !l.isBlank()).toList();
+        jobHosts = hosts.hostsDirectory().resolve(PREFIX + ".job-hosts");
+        spareHosts = hosts.hostsDirectory().resolve(PREFIX + ".spare-hosts");
+        Files.write(jobHosts, lines.subList(0, HOSTS));
+        Files.write(spareHosts, lines.subList(HOSTS, HOSTS + 1));
     }
 
     @AfterAll
     static void tearDownHosts() throws Exception {
         if (hosts != null) {
+            Files.deleteIfExists(jobHosts);
+            Files.deleteIfExists(spareHosts);
             NetnsHosts.down(PREFIX);
         }
     }
@@ -68,17 +79,68 @@ class NodeLossIT {
     private String[] args(String job, String... more) {
         List<String> args = new ArrayList<>(List.of(baseArgs(job)));
         args.addAll(1, List.of(more));
+        if (!args.contains("--max-restarts")) {
+            args.addAll(1, List.of("--max-restarts", "0"));
+        }
         return args.toArray(String[]::new);
     }
 
     private String[] baseArgs(String job) {
-        return new String[] {"run", "--max-restarts", "0", "--np", Integer.toString(HOSTS), "--hosts",
-            hosts.hostfile().toString(), "--rsh-agent", NetnsHosts.script("netns-rsh").toString(), "--net",
-            SUBNET + ".0/24", "--job", job,
+        return new String[] {"run", "--np", Integer.toString(HOSTS), "--hosts", jobHosts.toString(), "--rsh-agent",
+            NetnsHosts.script("netns-rsh").toString(), "--net", SUBNET + ".0/24", "--job", job,
             "--nvm-dir", dir.resolve("nvm").toString(), "--no-nvm-restart", "--ckpt-every", "200",
             "--ckpt-dir", hosts.hostsDirectory().resolve("%h").resolve("ramdisk").toString(),
             "--pfs-dir", dir.resolve("pfs").toString(), "--jvm-opt", "-Dlazarus.ckpt.pfs.every=1",
             "--timeout", "300", "solver.HEAT", "--class", "A", "--quiet"};
+    }
+
+    /**
+     * A host that stops answering mid-run: the coordinator finds it lost, classifies a node loss, and relaunches by
+     * itself with the spare in its place, which rebuilds the lost rank's L1 files from the other hosts' data and
+     * parity. With the L2 work in the ranks and in node daemon processes (one is started on the spare).
+     */
+    @ParameterizedTest(name = "--node-daemon {0}")
+    @ValueSource(strings = {"embedded", "process"})
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aPoweredOffHostIsReplacedByTheSpareWhichRebuildsItsFilesFromL2(String daemon) throws Exception {
+        String job = "heat-spare-" + daemon;
+        String lost = address(2);
+        String spare = address(HOSTS + 1);
+        RunningJob running = RunningJob.start(args(job, "--node-daemon", daemon, "--max-restarts", "2", "--spares",
+                spareHosts.toString()), Map.of());
+        String out;
+        long protectedVersion;
+        try {
+            protectedVersion = awaitProtected(running, job, 600);
+            hosts.power(2, false);
+            out = running.awaitEnd();
+        } finally {
+            hosts.power(2, true);
+        }
+        assertEquals(0, running.process().exitValue(), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        assertTrue(out.contains("lazarus: node " + lost + " was lost: it does not answer (exit status 255: netns-rsh:"
+                + " connect to host " + lost + " port 22: No route to host"), out);
+        assertTrue(out.contains("lazarus: failure 1: node loss (node " + lost + " lost; "), out);
+        assertTrue(out.contains("lazarus: node " + lost + " is replaced by spare " + spare + " (host 2 of 3): its"
+                + " ranks start there and rebuild their L1 files from L2; 0 spare(s) left"), out);
+        assertTrue(out.contains("node " + PREFIX + (HOSTS + 1) + " rebuilt versions"), out);
+        Matcher restored = restored(out);
+        assertTrue(Long.parseLong(restored.group(1)) >= protectedVersion, out);
+        assertEquals("L1 and L2", restored.group(2), out);
+        if (daemon.equals("process")) {
+            assertTrue(out.contains("lazarus: node daemon " + PREFIX + (HOSTS + 1) + " of job " + job + " ready at "),
+                    "a daemon is started on the spare: " + out);
+        }
+    }
+
+    /** @return host {@code i}'s address, as the host files name it */
+    private static String address(int i) throws IOException {
+        return Files.readString(hosts.hostsDirectory().resolve(PREFIX + i).resolve("addr")).strip();
+    }
+
+    private static int count(String text, String what) {
+        return text.split(Pattern.quote(what), -1).length - 1;
     }
 
     /**
@@ -159,6 +221,18 @@ class NodeLossIT {
      */
     private long crashHostsOnceProtected(String job, String[] args, long version, int... crashed) throws Exception {
         RunningJob running = RunningJob.start(args, Map.of());
+        long newest = awaitProtected(running, job, version);
+        for (int host : crashed) {
+            hosts.kill(host);
+        }
+        String text = running.awaitEnd();
+        lastOutput = text;
+        assertTrue(running.process().exitValue() != 0, "a job that lost a host must fail: " + text);
+        return newest;
+    }
+
+    /** @return the newest version, at least {@code version}, that every host holds on L1 with its parity (L2) */
+    private static long awaitProtected(RunningJob running, String job, long version) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         long newest = -1;
         while (newest < version) {
@@ -170,12 +244,6 @@ class NodeLossIT {
             }
             Thread.sleep(20);
         }
-        for (int host : crashed) {
-            hosts.kill(host);
-        }
-        String text = running.awaitEnd();
-        lastOutput = text;
-        assertTrue(running.process().exitValue() != 0, "a job that lost a host must fail: " + text);
         return newest;
     }
 

@@ -66,7 +66,7 @@ class HaltTest {
             return outcomes.removeFirst();
         }, options, JOB, files, () -> {
             throw new AssertionError("no failure, no cluster");
-        }, err).run(PLAN);
+        }, JobHosts.THIS_HOST, err).run(PLAN);
     }
 
     private static LaunchOutcome ended(LaunchOutcome.Kind kind, int status, List<Integer> silent) {

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.HangWatch;
+import dev.lazarus.coordinator.launch.HostLoss;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
-import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
 
@@ -64,6 +65,47 @@ class JobCoordinatorTest {
         }, options, err).run(PLAN);
     }
 
+    /**
+     * Runs the script on hosts that report {@code losses} after successive failures; a plan that loses an unreachable
+     * node is replaced while {@code spares} last, and each launch's plan is noted.
+     */
+    private int runOnHosts(JobOptions options, List<HostLoss> losses, int spares, List<LaunchPlan> plans,
+                           LaunchOutcome... script) throws Exception {
+        Deque<LaunchOutcome> outcomes = new ArrayDeque<>(List.of(script));
+        Deque<HostLoss> surveys = new ArrayDeque<>(losses);
+        int[] left = {spares};
+        JobHosts hosts = new JobHosts() {
+            @Override
+            public HostLoss survey() {
+                return surveys.isEmpty() ? HostLoss.NONE : surveys.removeFirst();
+            }
+
+            @Override
+            public Optional<LaunchPlan> next(LaunchPlan plan, HostLoss loss) {
+                if (loss.unreachable().isEmpty()) {
+                    return Optional.of(plan);
+                }
+                left[0] -= loss.unreachable().size();
+                return left[0] < 0 ? Optional.empty() : Optional.of(new LaunchPlan(plan.request(),
+                        List.of("spare", Integer.toString(left[0])), Map.of()));
+            }
+        };
+        return new JobCoordinator((plan, directive, hangs, halts) -> {
+            directives.add(directive);
+            plans.add(plan);
+            return outcomes.removeFirst();
+        }, options, new JobDescription("job", "npb.CG", List.of(), 2, List.of("n1", "n2", "n3")), null, null, hosts,
+                err).run(PLAN);
+    }
+
+    private static HostLoss lost(boolean reachable, int... nodes) {
+        List<HostLoss.LostHost> lost = new ArrayList<>();
+        for (int node : nodes) {
+            lost.add(new HostLoss.LostHost(node, "n" + (node + 1), reachable, reachable ? "crashed" : "is gone"));
+        }
+        return new HostLoss(lost, 2);
+    }
+
     private static JobOptions options(int maxRestarts, RecoveryMode mode, Double planned) {
         return new JobOptions(maxRestarts, mode, new HangWatch(null), RestoreSources.none(), planned, true);
     }
@@ -89,6 +131,53 @@ class JobCoordinatorTest {
         assertTrue(out.contains("lazarus: launch 2: NVM restart at iteration 1, set-up 1.000 s"), out);
         assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}, 0.0 s of work done again;"
                 + " result: verified (exit status 0)"), out);
+    }
+
+    /**
+     * A lost node took its NVM with it: however recomputable the application, the relaunch rolls back, on a spare in
+     * the node's place when it does not answer; a node that crashed and answers again keeps its place.
+     */
+    @Test
+    void aLostNodeIsANodeLossThatRollsBackOnASpare() throws Exception {
+        List<LaunchPlan> plans = new ArrayList<>();
+        assertEquals(0, runOnHosts(options(10, RecoveryMode.AUTO, 0.99), List.of(lost(false, 1), lost(true, 0)), 1,
+                plans, crashedAt(90), crashedAt(95), succeeded(false)));
+        String out = printed();
+        assertTrue(out.contains("lazarus: failure 1: node loss (node n2 lost; ranks [0, 1] without a status) at"
+                + " iteration 90 of 100"), out);
+        assertFalse(out.contains("-> NVM restart"), out);
+        assertTrue(directives.get(1).rollBack() && directives.get(2).rollBack(), directives.toString());
+        // The spare's plan from the first loss on; the crashed node that answers again needs none.
+        assertEquals(List.of(PLAN.command(), List.of("spare", "0"), List.of("spare", "0")),
+                plans.stream().map(LaunchPlan::command).toList());
+        assertTrue(out.contains("lazarus: summary: 3 launches, 2 failures {node loss=2}"), out);
+    }
+
+    @Test
+    void aNodeThatDoesNotAnswerWithNoSpareLeftEndsTheJob() throws Exception {
+        List<LaunchPlan> plans = new ArrayList<>();
+        assertEquals(1, runOnHosts(options(10, RecoveryMode.AUTO, 0.99), List.of(lost(false, 2)), 0, plans,
+                crashedAt(50)));
+        assertEquals(1, plans.size());
+        assertTrue(printed().contains("lazarus: giving up: a lost node has no spare to take its place"), printed());
+    }
+
+    @Test
+    void twoLostNodesOfOneL2SetAreClassifiedSo() throws Exception {
+        List<LaunchPlan> plans = new ArrayList<>();
+        assertEquals(0, runOnHosts(options(10, RecoveryMode.NVM, 0.99), List.of(lost(true, 0, 1)), 0, plans,
+                crashedAt(50), succeeded(false)));
+        String out = printed();
+        assertTrue(out.contains("lazarus: nodes [n1, n2] of one L2 set were lost: no rebuild brings their L1 files"
+                + " back"), out);
+        assertTrue(out.contains("failure 1: two nodes lost in one L2 set (nodes [n1, n2] lost;"), out);
+        // --recovery nvm cannot take NVM that is gone: the beginning.
+        assertTrue(directives.get(1).rollBack(), directives.toString());
+        // Nodes 0 and 2 are in different sets of two: a node loss, each rebuilt from its own set.
+        text.reset();
+        assertEquals(0, runOnHosts(options(10, RecoveryMode.AUTO, 0.99), List.of(lost(true, 0, 2)), 0, plans,
+                crashedAt(50), succeeded(false)));
+        assertTrue(printed().contains("failure 1: node loss (nodes [n1, n3] lost;"), printed());
     }
 
     @Test

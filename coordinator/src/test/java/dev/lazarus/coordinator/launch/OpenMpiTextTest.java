@@ -1,12 +1,11 @@
 package dev.lazarus.coordinator.launch;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /** Open MPI 4.1.4's own lines, as mpirun printed them on this machine, told apart from the ranks' and translated. */
 class OpenMpiTextTest {
@@ -53,6 +52,10 @@ class OpenMpiTextTest {
                 OpenMpiText.summary(List.of("ssh: connect to host 192.0.2.1 port 22: Connection refused")));
         assertEquals("a host refused the remote shell (Permission denied): check its ssh keys or --rsh-agent",
                 OpenMpiText.summary(List.of("user@n1: Permission denied (publickey).")));
+        String setpgid = "[vm:06389] plm:rsh: Warning: setpgid(6400,6400) failed in parent with errno=Permission"
+                + " denied(13)";
+        assertEquals("Open MPI said: " + setpgid, OpenMpiText.summary(List.of(setpgid)),
+                "mpirun's warning about a remote shell that ended early is no refused login");
         assertEquals("Open MPI lost a host's daemon: the host or its network failed", OpenMpiText.summary(List.of(
                 FRAME, "ORTE has lost communication with a remote daemon.", "", "  HNP daemon   : [[1,0],0] on node a",
                 FRAME)));

@@ -79,6 +79,16 @@ public record NetnsHosts(String prefix, Path hostfile, Map<String, String> env) 
         return out;
     }
 
+    /**
+     * Powers host {@code i} off (every process in it SIGKILLed, its RAM disk and NVM wiped, and the agent refusing it
+     * as ssh refuses a dead node) or on again (empty).
+     */
+    public Output power(int i, boolean on) throws Exception {
+        Output out = script("netns-hosts", "power", prefix + i, on ? "on" : "off");
+        succeeded(out);
+        return out;
+    }
+
     /** @return the path of one of the project's scripts */
     public static Path script(String name) {
         return LazarusProcess.home().resolve("scripts").resolve(name);
