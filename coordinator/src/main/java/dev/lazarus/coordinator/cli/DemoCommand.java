@@ -72,7 +72,7 @@ final class DemoCommand implements Callable<Integer> {
                 List.of("--class", "W"), null);
         LaunchPlan plan = cli.launcher().plan(request);
         JobOptions job = new JobOptions(JobOptions.DEFAULT_MAX_RESTARTS, RecoveryMode.AUTO, new HangWatch(null),
-                RestoreSources.of(dir.resolve("l1"), dir.resolve("pfs"), JOB), null, true);
+                RestoreSources.of(dir.resolve("l1"), dir.resolve("pfs"), JOB, true), null, true);
         JobKeeping keeping = JobKeeping.of(cli.environment(), dir.resolve("state").toString(), JOB, null, null);
         StateFiles files = keeping.files();
         AtomicBoolean firstLaunch = new AtomicBoolean(true);

@@ -5,6 +5,7 @@ import dev.lazarus.coordinator.launch.InstallLayout;
 import dev.lazarus.coordinator.launch.JobLauncher;
 import dev.lazarus.store.files.UnsafePathException;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -99,7 +100,10 @@ public final class LazarusCli implements Runnable {
     private int failed(Exception e) {
         // A job directory that is a link or another user's is a bad path the user named, refused in one line.
         boolean badInput = e instanceof IllegalArgumentException || e instanceof UnsafePathException;
-        err.println("lazarus: " + (badInput || e instanceof IllegalStateException ? e.getMessage() : e.toString()));
+        // Our own IOExceptions are sentences ("the node daemon on h2 ended before it listened"); the JDK's subclasses
+        // often carry a bare path, which needs their name to make sense.
+        boolean sentence = badInput || e instanceof IllegalStateException || e.getClass() == IOException.class;
+        err.println("lazarus: " + (sentence ? e.getMessage() : e.toString()));
         if ("1".equals(environment.get("LAZARUS_DEBUG"))) {
             e.printStackTrace(err);
         }

@@ -370,7 +370,8 @@ final class RunCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--hang-timeout=" + hangTimeoutSeconds + " must be positive");
         }
         RestoreSources sources = settings.enabled()
-                ? RestoreSources.of(settings.l1Directory(), settings.pfsDirectory().orElse(null), settings.jobId())
+                ? RestoreSources.of(settings.l1Directory(), settings.pfsDirectory().orElse(null), settings.jobId(),
+                        hosts == null)
                 : RestoreSources.none();
         Double planned = persistence == null || Double.isNaN(persistence.recomputability()) ? null
                 : persistence.recomputability();

@@ -3,11 +3,14 @@ package dev.lazarus.coordinator.job;
 import dev.lazarus.coordinator.launch.HostLoss;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.recovery.policy.Level;
 import dev.lazarus.recovery.policy.failure.FailureClass;
 import dev.lazarus.recovery.policy.failure.FailureFacts;
 import dev.lazarus.recovery.policy.failure.NvmOption;
 import dev.lazarus.recovery.policy.failure.Recomputability;
+import dev.lazarus.recovery.policy.failure.VersionOption;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -53,8 +56,23 @@ final class FailureFactsGatherer {
         // restart adds only the heaps' attach and agreement, which a restore pays as well.
         NvmOption nvm = nvm(failure, outcome, all, beats, history, planned, nvmAllowed);
         return Optional.of(new FailureFacts(failure, where(outcome, loss), Math.min(reached, maxIterations), iterations,
-                maxIterations, iteration, verification, start, nvm,
-                versions.stream().map(RestoreSources.Listed::option).toList()));
+                maxIterations, iteration, verification, start, nvm, options(failure, loss, versions, history)));
+    }
+
+    /**
+     * @return the versions as the decision weighs them: after a node loss in a job with L2, each L1 version whose
+     *         parity every node had written also as L2 (the lost node's files rebuilt from its set first, read at L2's
+     *         measured or assumed bandwidth), since L1 alone no longer serves
+     */
+    private static List<VersionOption> options(FailureClass failure, HostLoss loss,
+                                               List<RestoreSources.Listed> versions, JobHistory history) {
+        List<VersionOption> options = new ArrayList<>(versions.stream().map(RestoreSources.Listed::option).toList());
+        if (failure == FailureClass.NODE_LOSS && loss.setSize() > 0) {
+            double l2 = history.restoreBytesPerSecond().getOrDefault(Level.L2, RestoreSources.L2_BYTES_PER_SECOND);
+            versions.stream().filter(v -> v.option().level() == Level.L1 && v.l2Parity()).forEach(v -> options.add(
+                    new VersionOption(Level.L2, v.option().iteration(), v.bytes() / l2, v.option().verified())));
+        }
+        return options;
     }
 
     private static NvmOption nvm(FailureClass failure, LaunchOutcome outcome, List<Optional<HeartbeatSnapshot>> all,

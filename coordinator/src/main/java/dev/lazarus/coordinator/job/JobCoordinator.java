@@ -9,6 +9,7 @@ import dev.lazarus.coordinator.state.HaltRequest;
 import dev.lazarus.coordinator.state.JobState;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.mpi.launch.LaunchDirective;
+import dev.lazarus.recovery.policy.Level;
 import dev.lazarus.recovery.policy.failure.CostBasedDecision;
 import dev.lazarus.recovery.policy.failure.CostedPath;
 import dev.lazarus.recovery.policy.failure.FailureClass;
@@ -144,7 +145,7 @@ public final class JobCoordinator {
                 err.println("lazarus: giving up: " + giveUp.get());
                 return end(history, outcome, ledger, "gave up");
             }
-            restorable = options.sources().versions(history.restoreBytesPerSecond());
+            restorable = options.sources().versions(history.restoreBytesPerSecond(), outcome.heartbeats());
             directive = decide(failure.get(), outcome, loss, history, restorable, launch,
                     options.maxRestarts() + extra, ended, ledger);
             Optional<LaunchPlan> next = hosts.next(current, loss);
@@ -207,9 +208,12 @@ public final class JobCoordinator {
         err.println("lazarus: " + line);
         ledger.failed(line, versions);
         err.printf("lazarus: relaunch %d of at most %d: %s%n", launch, restarts, chosen.name());
+        // The ranks restore the chosen version (an older one where some rank cannot); each reads L1 where its files
+        // survived, and a node that lost them rebuilds them from L2 unless L3 was chosen over that rebuild.
         return chosen.kind() == CostedPath.Kind.NVM_RESTART ? LaunchDirective.none()
                 : new LaunchDirective(true, chosen.name() + " expected " + String.format(Locale.ROOT,
-                        "%.1f s", chosen.expectedSeconds()));
+                        "%.1f s", chosen.expectedSeconds())).restoring(chosen.kind() == CostedPath.Kind.BEGINNING
+                                ? LaunchDirective.BEGINNING : chosen.iteration(), chosen.level() != Level.L3);
     }
 
     /**

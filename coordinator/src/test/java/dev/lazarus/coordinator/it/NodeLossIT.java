@@ -91,13 +91,14 @@ class NodeLossIT {
             "--nvm-dir", dir.resolve("nvm").toString(), "--no-nvm-restart", "--ckpt-every", "200",
             "--ckpt-dir", hosts.hostsDirectory().resolve("%h").resolve("ramdisk").toString(),
             "--pfs-dir", dir.resolve("pfs").toString(), "--jvm-opt", "-Dlazarus.ckpt.pfs.every=1",
-            "--timeout", "300", "solver.HEAT", "--class", "A", "--quiet"};
+            "--state-dir", dir.resolve("state").toString(), "--timeout", "300", "solver.HEAT", "--class", "A",
+            "--quiet"};
     }
 
     /**
-     * A host that stops answering mid-run: the coordinator finds it lost, classifies a node loss, and relaunches by
-     * itself with the spare in its place, which rebuilds the lost rank's L1 files from the other hosts' data and
-     * parity. With the L2 work in the ranks and in node daemon processes (one is started on the spare).
+     * A host that stops answering mid-run (class B here): the coordinator finds it lost, classifies a node loss, and
+     * relaunches by itself with the spare in its place, which rebuilds the lost rank's L1 files from the other hosts'
+     * data and parity. With the L2 work in the ranks and in node daemon processes (one is started on the spare).
      */
     @ParameterizedTest(name = "--node-daemon {0}")
     @ValueSource(strings = {"embedded", "process"})
@@ -106,12 +107,20 @@ class NodeLossIT {
         String job = "heat-spare-" + daemon;
         String lost = address(2);
         String spare = address(HOSTS + 1);
-        RunningJob running = RunningJob.start(args(job, "--node-daemon", daemon, "--max-restarts", "2", "--spares",
-                spareHosts.toString()), Map.of());
+        String[] args = args(job, "--node-daemon", daemon, "--max-restarts", "2", "--spares", spareHosts.toString());
+        // Class B (4800 iterations, several seconds): the loss must fall well inside the run. Without L3, which the
+        // other tests cover, the relaunch has L2 or the beginning.
+        args[List.of(args).indexOf("--class") + 1] = "B";
+        args[List.of(args).indexOf("--pfs-dir") + 1] = "off";
+        RunningJob running = RunningJob.start(args, Map.of());
         String out;
         long protectedVersion;
         try {
             protectedVersion = awaitProtected(running, job, 600);
+            // The ranks list what their nodes hold (and its parity) in their heartbeats every second: wait for the
+            // list that names the protected version, as the coordinator will read it.
+            Thread.sleep(2500);
+            assertTrue(running.process().isAlive(), "the job ended before the host was powered off");
             hosts.power(2, false);
             out = running.awaitEnd();
         } finally {
@@ -122,6 +131,14 @@ class NodeLossIT {
         assertTrue(out.contains("lazarus: node " + lost + " was lost: it does not answer (exit status 255: netns-rsh:"
                 + " connect to host " + lost + " port 22: No route to host"), out);
         assertTrue(out.contains("lazarus: failure 1: node loss (node " + lost + " lost; "), out);
+        // The coordinator weighed what the ranks' heartbeats said each host held on L1, rebuilt from L2 for the lost
+        // one, and the ranks restored the version it chose.
+        Matcher chosen = Pattern.compile("-> L2 v(\\d+) \\[cheapest]").matcher(out);
+        assertTrue(chosen.find(), out);
+        assertTrue(Long.parseLong(chosen.group(1)) >= protectedVersion, out);
+        assertTrue(out.contains("checkpoint restart: restored version " + chosen.group(1) + " from L1 and L2,"
+                + " resuming at iteration " + (Long.parseLong(chosen.group(1)) + 1) + " (the coordinator's choice)"),
+                out);
         assertTrue(out.contains("lazarus: node " + lost + " is replaced by spare " + spare + " (host 2 of 3): its"
                 + " ranks start there and rebuild their L1 files from L2; 0 spare(s) left"), out);
         assertTrue(out.contains("node " + PREFIX + (HOSTS + 1) + " rebuilt versions"), out);

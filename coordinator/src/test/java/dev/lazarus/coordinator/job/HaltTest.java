@@ -54,7 +54,7 @@ class HaltTest {
 
     private JobOptions options(boolean checkpointing) {
         return new JobOptions(10, RecoveryMode.AUTO, new HangWatch(null), checkpointing
-                ? RestoreSources.of(dir.resolve("l1"), null, "cg") : RestoreSources.none(), null, true);
+                ? RestoreSources.of(dir.resolve("l1"), null, "cg", true) : RestoreSources.none(), null, true);
     }
 
     /** Runs the coordinator over scripted launches, noting each launch's directive and the halt due as it ran. */

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
+import dev.lazarus.mpi.launch.HeartbeatFile;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +20,7 @@ class HangWatchTest {
     private static Optional<HeartbeatSnapshot> beat(int iteration, long ago, double s, boolean finished) {
         long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
         return Optional.of(new HeartbeatSnapshot("n1", NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
-                false, HeartbeatFile.Restore.NONE, 0, 0, durations));
+                false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of()));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.lazarus.checkpoint;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReceiveHook;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.recovery.policy.FixedOrderPolicy;
 import dev.lazarus.recovery.policy.Level;
 import dev.lazarus.recovery.policy.RecoveryPolicy;
@@ -24,18 +25,23 @@ import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.incremental.CheckpointStats;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.level.l2.ParityFiles;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Consumer;
 
 /**
@@ -80,6 +86,10 @@ public final class Checkpoints implements AutoCloseable {
     private boolean unverified;
     /** This rank's verified versions per level, kept whatever newer versions complete while {@link #unverified}. */
     private Set<Long> preservedL1 = Set.of();
+    /** Whether the restore under way may rebuild a node's lost L1 files from L2 (the coordinator's choice). */
+    private boolean l2Rebuild = true;
+    /** What {@link #heldOnL1} said of each version, so each is measured once. */
+    private final Map<Long, HeartbeatFile.Held> held = new HashMap<>();
 
     private Checkpoints(Comm comm, CheckpointSettings settings, Consumer<String> log) {
         this.comm = comm;
@@ -196,9 +206,20 @@ public final class Checkpoints implements AutoCloseable {
      * @return the restored version, or empty if there is none (start fresh)
      */
     public OptionalLong restart() {
+        return restart(Long.MAX_VALUE, true);
+    }
+
+    /**
+     * {@link #restart()} as the coordinator chose it; collective, and every rank must pass the same arguments.
+     *
+     * @param atMost    the newest version to restore (the one the coordinator chose); below 0: none (start fresh)
+     * @param l2Rebuild whether a node that lost its L1 files rebuilds them from its set; without, its ranks read L3
+     */
+    public OptionalLong restart(long atMost, boolean l2Rebuild) {
+        this.l2Rebuild = l2Rebuild;
         List<VersionPass> passes = POLICY.versionPasses();
-        for (VersionPass pass : passes) {
-            OptionalLong restored = restartNewest(pass == VersionPass.VERIFIED_ONLY);
+        for (VersionPass pass : atMost < 0 ? List.<VersionPass>of() : passes) {
+            OptionalLong restored = restartNewest(pass == VersionPass.VERIFIED_ONLY, atMost);
             if (restored.isPresent()) {
                 return restored;
             }
@@ -211,9 +232,10 @@ public final class Checkpoints implements AutoCloseable {
 
     /**
      * @param verifiedOnly whether versions written from unverified state are passed over; collective
+     * @param atMost       the newest version to try
      */
-    private OptionalLong restartNewest(boolean verifiedOnly) {
-        long bound = Long.MAX_VALUE;
+    private OptionalLong restartNewest(boolean verifiedOnly, long atMost) {
+        long bound = atMost;
         while (true) {
             long version = comm.allreduce(newestPresent(bound, verifiedOnly), ReduceOp.MAX);
             if (version < 0) {
@@ -260,7 +282,7 @@ public final class Checkpoints implements AutoCloseable {
         for (Level level : POLICY.levelOrder()) {
             boolean done = switch (level) {
                 case L1 -> restored == null && restoreFrom(l1, version, reasons);
-                case L2 -> rebuildLostNodes(version, restored == null) && restored == null
+                case L2 -> l2Rebuild && rebuildLostNodes(version, restored == null) && restored == null
                         && restoreFrom(l1, version, reasons);
                 case L3 -> restored == null && l3 != null && restoreFrom(l3, version, reasons);
             };
@@ -447,6 +469,35 @@ public final class Checkpoints implements AutoCloseable {
         checkpointer.writeUnverified(value);
         preservedL1 = value ? verifiedVersions(l1) : Set.of();
         pfsRetention.preserve(value && l3 != null ? verifiedVersions(l3) : Set.of());
+    }
+
+    /**
+     * @return the versions complete on L1 that this rank holds there (its manifest present), oldest first, with its
+     *         bytes of each, whether it was written from verified state and whether its node's L2 parity of it is
+     *         written: what the coordinator needs to weigh L1 and L2 when it cannot read the node's RAM disk (the
+     *         heartbeat carries it)
+     */
+    public List<HeartbeatFile.Held> heldOnL1() {
+        Set<Long> versions = new TreeSet<>(complete);
+        versions.addAll(preservedL1);
+        versions.removeIf(v -> !Files.exists(l1.manifestFile(v, comm.rank())));
+        held.keySet().retainAll(versions);
+        List<HeartbeatFile.Held> list = new ArrayList<>();
+        for (long version : versions) {
+            // Bytes and verification are fixed once written; the parity comes later, from the drain thread.
+            list.add(held.computeIfAbsent(version, v -> new HeartbeatFile.Held(v, size(l1.manifestFile(v, comm.rank()))
+                    + size(l1.dataFile(v, comm.rank())), !isUnverified(l1, v), false))
+                    .withL2Parity(l2.enabled() && Files.exists(ParityFiles.manifest(l1, version))));
+        }
+        return list;
+    }
+
+    private static long size(Path file) {
+        try {
+            return Files.size(file);
+        } catch (IOException e) {
+            return 0;
+        }
     }
 
     /** @return the versions of which this rank holds a verified manifest on {@code level} */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.local.SingleRankComm;
 import dev.lazarus.store.level.CheckpointDirectory;
 
@@ -92,6 +93,45 @@ class CheckpointsTest {
         assertTrue(log.get(1).endsWith("(variable keys offset=512 length=820) checksum mismatch"), log::toString);
         assertEquals("rank 0: restored version 2 from L3 after: " + l1.manifestFile(2, 0) + ": missing",
                 log.get(2));
+    }
+
+    /**
+     * What a rank tells the coordinator it holds on L1 (the kept versions, with its bytes of each), and the version the
+     * coordinator chose: the restore goes no newer, and the beginning restores nothing.
+     */
+    @Test
+    void theRankListsWhatL1HoldsAndRestoresTheCoordinatorsChoice(@TempDir Path dir) throws Exception {
+        CheckpointSettings s = settings(dir, CheckpointSettings.KEEP, "3", CheckpointSettings.PFS_DIR, "off");
+        double[] x = new double[4096];
+        double[] atFour = null;
+        try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, this::log)) {
+            ckpt.protect("x", x);
+            for (int v = 1; v <= 5; v++) {
+                x[v * 700] = v;
+                assertTrue(ckpt.checkpoint(v).complete());
+                atFour = v == 4 ? x.clone() : atFour;
+            }
+            CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), "app");
+            List<HeartbeatFile.Held> held = ckpt.heldOnL1();
+            assertEquals(List.of(3L, 4L, 5L), held.stream().map(HeartbeatFile.Held::version).toList());
+            for (HeartbeatFile.Held version : held) {
+                assertEquals(Files.size(l1.manifestFile(version.version(), 0))
+                        + Files.size(l1.dataFile(version.version(), 0)), version.bytes());
+                assertTrue(version.verified());
+                assertFalse(version.l2Parity(), "one rank on one node: no L2");
+            }
+        }
+        Arrays.fill(x, 7);
+        try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, this::log)) {
+            ckpt.protect("x", x);
+            assertEquals(OptionalLong.of(4), ckpt.restart(4, true));
+            assertArrayEquals(atFour, x);
+            assertEquals(List.of(4L), ckpt.heldOnL1().stream().map(HeartbeatFile.Held::version).toList(),
+                    "after a restore, the version restored");
+            Arrays.fill(x, 7);
+            assertEquals(OptionalLong.empty(), ckpt.restart(-1, true), "the beginning restores nothing");
+            assertEquals(7, x[2800]);
+        }
     }
 
     @Test

@@ -6,6 +6,7 @@ import dev.lazarus.checkpoint.Checkpoints;
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.launch.HaltNotice;
+import dev.lazarus.mpi.launch.HeartbeatFile.Held;
 import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
 import dev.lazarus.mpi.launch.JobHaltedException;
 import dev.lazarus.mpi.launch.LaunchDirective;
@@ -27,12 +28,20 @@ final class LevelCheckpoints implements AutoCloseable {
     private final Comm comm;
     private final Checkpoints checkpoints;
     private final CheckpointSchedule schedule;
+    /** How often the heartbeat's list of versions on L1 is refreshed between checkpoints. */
+    static final long HELD_REFRESH_SECONDS = 1;
+    /** When {@link #heldOnL1} was last listed, {@link System#nanoTime}. */
+    private long heldListed = System.nanoTime();
+    /** What the coordinator chose this launch to restore ({@link LaunchDirective#restoreAtMost}). */
+    private final LaunchDirective directive;
     private final PrintStream log;
 
-    private LevelCheckpoints(Comm comm, Checkpoints checkpoints, CheckpointSchedule schedule, PrintStream log) {
+    private LevelCheckpoints(Comm comm, Checkpoints checkpoints, CheckpointSchedule schedule,
+                             LaunchDirective directive, PrintStream log) {
         this.comm = comm;
         this.checkpoints = checkpoints;
         this.schedule = schedule;
+        this.directive = directive;
         this.log = log;
     }
 
@@ -56,8 +65,9 @@ final class LevelCheckpoints implements AutoCloseable {
                 log.println("lazarus: " + line); // every rank's problems, each says its rank
             }
         });
-        return new LevelCheckpoints(comm, checkpoints,
-                CheckpointSchedule.of(settings, LaunchDirective.of(System.getenv()), out), out);
+        LaunchDirective directive = LaunchDirective.of(System.getenv());
+        return new LevelCheckpoints(comm, checkpoints, CheckpointSchedule.of(settings, directive, out), directive,
+                out);
     }
 
     /** @return why this rank's job directory on a level must not be used, or null */
@@ -90,13 +100,18 @@ final class LevelCheckpoints implements AutoCloseable {
      */
     Restore restore() {
         long start = System.nanoTime();
-        OptionalLong version = checkpoints.restart();
+        long restoreAtMost = directive.restoreAtMost();
+        OptionalLong version = checkpoints.restart(restoreAtMost, directive.l2Rebuild());
         long nanos = System.nanoTime() - start;
         if (log != null) {
             log.println("lazarus: checkpoint restart: " + (version.isPresent()
                     ? "restored version " + version.getAsLong() + " from " + checkpoints.restoredFrom()
                     + ", resuming at iteration " + (version.getAsLong() + 1)
-                    : "no checkpoint every rank can restore, starting from the beginning"));
+                    + (restoreAtMost == LaunchDirective.NEWEST ? "" : restoreAtMost == version.getAsLong()
+                            ? " (the coordinator's choice)" : " (the coordinator chose " + restoreAtMost + ")")
+                    : restoreAtMost == LaunchDirective.BEGINNING
+                            ? "the coordinator chose the beginning, so nothing is restored"
+                            : "no checkpoint every rank can restore, starting from the beginning"));
         }
         // Restore numbers the levels 1 to 3 in Level's order (L2 being L1 rebuilt from the XOR set).
         return version.isPresent() ? new Restore(version.getAsLong(),
@@ -121,15 +136,30 @@ final class LevelCheckpoints implements AutoCloseable {
         schedule.mainLoopStarts();
     }
 
+    /** @return the versions this rank holds complete on L1, for its heartbeat ({@link Checkpoints#heldOnL1}) */
+    List<Held> heldOnL1() {
+        heldListed = System.nanoTime();
+        return checkpoints.heldOnL1();
+    }
+
+    /**
+     * @return whether the heartbeat's list of versions on L1 is due again: a node's parity of a version is written in
+     *         the background after the checkpoint, so the list is refreshed every {@value #HELD_REFRESH_SECONDS} s
+     */
+    boolean heldOnL1Due() {
+        return System.nanoTime() - heldListed > HELD_REFRESH_SECONDS * 1_000_000_000L;
+    }
+
     /**
      * Checkpoints after iteration {@code iteration} if the schedule says so. Collective.
      *
+     * @return whether a version was completed (every rank wrote it)
      * @throws JobHaltedException on every rank, after a checkpoint every rank wrote, when the job was asked to halt
      *                            ({@link HaltNotice}; the ranks agree, so they all stop after the same version)
      */
-    void afterIteration(int iteration) {
+    boolean afterIteration(int iteration) {
         if (!schedule.due(iteration)) {
-            return;
+            return false;
         }
         long start = System.nanoTime();
         CheckpointReport report = checkpoints.checkpoint(iteration);
@@ -138,11 +168,12 @@ final class LevelCheckpoints implements AutoCloseable {
             if (log != null) {
                 log.println("lazarus: checkpoint " + iteration + " is incomplete: a rank failed to write it");
             }
-            return;
+            return false;
         }
         if (comm.allreduce(HaltNotice.posted(System.getenv()) ? 1L : 0L, ReduceOp.MAX) == 1L) {
             throw new JobHaltedException(iteration);
         }
+        return true;
     }
 
     /** Deletes this rank's checkpoints of the job after a finished run. */

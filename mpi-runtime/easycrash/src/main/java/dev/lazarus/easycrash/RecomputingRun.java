@@ -190,6 +190,7 @@ public final class RecomputingRun {
         heartbeat.start(first, app.iterations(), app.maxIterations(), !easyCrash.plainArrays(), fromNvm,
                 restored, start - setUpStart);
         if (levels != null) {
+            heartbeat.heldOnL1(levels.heldOnL1());
             levels.mainLoopStarts();
         }
         for (int it = first; it <= app.iterations(); it++) {
@@ -228,8 +229,8 @@ public final class RecomputingRun {
         heartbeat.beat(iteration);
         easyCrash.beginIteration(iteration);
         app.iterate(iteration, easyCrash);
-        if (levels != null) {
-            levels.afterIteration(iteration);
+        if (levels != null && (levels.afterIteration(iteration) || levels.heldOnL1Due())) {
+            heartbeat.heldOnL1(levels.heldOnL1());
         }
     }
 

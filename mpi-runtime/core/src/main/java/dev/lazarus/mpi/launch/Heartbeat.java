@@ -1,19 +1,20 @@
 package dev.lazarus.mpi.launch;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -148,6 +149,32 @@ public final class Heartbeat implements AutoCloseable {
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.DURATION_COUNT_AT, Math.min(durations,
                     HeartbeatFile.DURATIONS));
         }
+        endWrite(seq);
+    }
+
+    /**
+     * Lists the versions complete on L1 after a checkpoint or a restore, so the coordinator knows what each node holds
+     * when it cannot read the node's RAM disk; the newest {@value HeartbeatFile#MAX_HELD} are kept.
+     *
+     * @param held oldest first
+     */
+    public void heldOnL1(List<HeartbeatFile.Held> held) {
+        if (page == null) {
+            return;
+        }
+        List<HeartbeatFile.Held> newest = held.subList(Math.max(0, held.size() - HeartbeatFile.MAX_HELD), held.size());
+        long seq = beginWrite();
+        int unverified = 0;
+        int parity = 0;
+        for (int i = 0; i < newest.size(); i++) {
+            page.set(ValueLayout.JAVA_LONG, HeartbeatFile.HELD_VERSIONS_AT + 8L * i, newest.get(i).version());
+            page.set(ValueLayout.JAVA_LONG, HeartbeatFile.HELD_BYTES_AT + 8L * i, newest.get(i).bytes());
+            unverified |= newest.get(i).verified() ? 0 : 1 << i;
+            parity |= newest.get(i).l2Parity() ? 1 << i : 0;
+        }
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.HELD_UNVERIFIED_AT, unverified);
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.HELD_PARITY_AT, parity);
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.HELD_COUNT_AT, newest.size());
         endWrite(seq);
     }
 

@@ -16,7 +16,7 @@ import java.util.Optional;
  * The layout of a {@link Heartbeat} file and its reader. Native byte order (writer and reader share the node):
  *
  * <pre>
- *   0 int   magic 'LZHB'          4 int  version 2
+ *   0 int   magic 'LZHB'          4 int  version 3
  *   8 long  sequence (odd while the rank writes)
  *  16 long  last beat, epoch milliseconds
  *  24 int   iteration begun       28 int  first iteration of this start
@@ -27,13 +27,17 @@ import java.util.Optional;
  *  72 long[16] the last iterations' durations, nanoseconds, a ring
  * 200 int   length of the node's name     204 byte[52] the node's name, UTF-8 (written once, at open)
  * 256 long  the restore's nanoseconds   264 int  the level it restored from (1 L1, 2 L1 rebuilt from L2, 3 L3; 0 none)
- * 268 ...   zero (room to grow)
+ * 268 int   versions complete on L1 listed (at most 8, the newest)
+ * 272 long[8] those versions            336 long[8] this rank's bytes of each on L1 (manifest and data)
+ * 400 int   a bit per listed version written from unverified state (bit i: the i-th)
+ * 404 int   a bit per listed version whose L2 parity this rank's node has written
+ * 408 ...   zero (room to grow)
  * </pre>
  */
 public final class HeartbeatFile {
-    static final int BYTES = 320;
+    static final int BYTES = 448;
     static final int MAGIC = 0x4c5a4842;
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int DURATIONS = 16;
 
     static final int MAGIC_AT = 0;
@@ -55,6 +59,13 @@ public final class HeartbeatFile {
     static final int NODE_BYTES = 52;
     static final int RESTORE_NANOS_AT = 256;
     static final int RESTORE_LEVEL_AT = 264;
+    static final int HELD_COUNT_AT = 268;
+    static final int HELD_VERSIONS_AT = 272;
+    static final int HELD_BYTES_AT = 336;
+    static final int HELD_UNVERIFIED_AT = 400;
+    static final int HELD_PARITY_AT = 404;
+    /** The most versions on L1 a heartbeat lists. */
+    public static final int MAX_HELD = 8;
 
     static final int PERSISTENT = 1;
     static final int RESUMED = 2;
@@ -116,6 +127,14 @@ public final class HeartbeatFile {
             durations[i] = page.getLong(DURATIONS_AT + 8 * i);
         }
         int flags = page.getInt(FLAGS_AT);
+        int heldCount = Math.clamp(page.getInt(HELD_COUNT_AT), 0, MAX_HELD);
+        int unverified = page.getInt(HELD_UNVERIFIED_AT);
+        int parity = page.getInt(HELD_PARITY_AT);
+        List<Held> held = new java.util.ArrayList<>();
+        for (int i = 0; i < heldCount; i++) {
+            held.add(new Held(page.getLong(HELD_VERSIONS_AT + 8 * i), Math.max(0, page.getLong(HELD_BYTES_AT + 8 * i)),
+                    (unverified & (1 << i)) == 0, (parity & (1 << i)) != 0));
+        }
         byte[] node = new byte[Math.clamp(page.getInt(NODE_LENGTH_AT), 0, NODE_BYTES)];
         page.get(NODE_AT, node);
         return Optional.of(new HeartbeatSnapshot(new String(node, java.nio.charset.StandardCharsets.UTF_8),
@@ -126,7 +145,22 @@ public final class HeartbeatFile {
                 (flags & ROLLED_BACK) != 0, new Restore(page.getLong(RESTORED_AT),
                         Math.clamp(page.getInt(RESTORE_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
                         Math.max(0, page.getLong(RESTORE_NANOS_AT))), page.getLong(SET_UP_AT),
-                page.getLong(VERIFICATION_AT), durations));
+                page.getLong(VERIFICATION_AT), durations, held));
+    }
+
+    /**
+     * A checkpoint version complete on L1 (every rank wrote it), as one rank holds it.
+     *
+     * @param version  the version
+     * @param bytes    this rank's bytes of it on L1
+     * @param verified whether it was written from verified state (not by a resumed run still unchecked)
+     * @param l2Parity whether this rank's node has written its L2 parity of it (so L2 can rebuild a lost member)
+     */
+    public record Held(long version, long bytes, boolean verified, boolean l2Parity) {
+        /** @return this with {@code l2Parity} as given */
+        public Held withL2Parity(boolean written) {
+            return new Held(version, bytes, verified, written);
+        }
     }
 
     /**
@@ -180,12 +214,17 @@ public final class HeartbeatFile {
      * @param setUpNanos        the time from the run's start to its first iteration
      * @param verificationNanos the time of one verification (0 until finished)
      * @param durations         the last iterations' durations, nanoseconds, in no particular order
+     * @param heldOnL1          the versions complete on L1 as this rank last listed them, oldest first
      */
     public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
                                     boolean rolledBack, Restore restored, long setUpNanos,
-                                    long verificationNanos, long[] durations) {
+                                    long verificationNanos, long[] durations, List<Held> heldOnL1) {
+
+        public HeartbeatSnapshot {
+            heldOnL1 = List.copyOf(heldOnL1);
+        }
 
         /** @return the median of the recorded iteration times, in seconds, or NaN when none is recorded */
         public double medianIterationSeconds() {

@@ -14,6 +14,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -61,6 +63,26 @@ class HeartbeatTest {
         }
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(
                 HeartbeatFile.file(dir, 3))));
+    }
+
+    /** What the rank holds on L1, for a coordinator that cannot read the node's RAM disk: the newest eight. */
+    @Test
+    void theVersionsHeldOnL1AreListedNewestEight() throws Exception {
+        try (Heartbeat beat = Heartbeat.forRank(env(dir), 1)) {
+            beat.start(1, 100, 100, true, false, HeartbeatFile.Restore.NONE, 0);
+            assertEquals(List.of(), HeartbeatFile.read(dir, 1).orElseThrow().heldOnL1(), "nothing listed yet");
+            List<HeartbeatFile.Held> held = new ArrayList<>();
+            for (int v = 1; v <= 10; v++) {
+                held.add(new HeartbeatFile.Held(v * 10L, 1000L + v, v != 9, v % 2 == 0));
+            }
+            beat.heldOnL1(held);
+            assertEquals(held.subList(2, 10), HeartbeatFile.read(dir, 1).orElseThrow().heldOnL1());
+            // Pruned to two: the older entries are gone, not left behind.
+            beat.heldOnL1(held.subList(8, 10));
+            assertEquals(List.of(new HeartbeatFile.Held(90, 1009, false, false),
+                            new HeartbeatFile.Held(100, 1010, true, true)),
+                    HeartbeatFile.read(dir, 1).orElseThrow().heldOnL1());
+        }
     }
 
     @Test
@@ -151,6 +173,20 @@ class HeartbeatTest {
         LaunchDirective estimated = LaunchDirective.none().withEstimates(3600.5, 0.9);
         LaunchDirective.write(dir, estimated);
         assertEquals(estimated, LaunchDirective.of(env(dir)), "the coordinator's MTBF and R reach the ranks");
+        // The version the coordinator chose, or the beginning, travels too.
+        for (long version : new long[] {800, 0, LaunchDirective.BEGINNING}) {
+            LaunchDirective chosen = new LaunchDirective(true, "chosen").restoring(version, version != 0);
+            LaunchDirective.write(dir, chosen);
+            assertEquals(chosen, LaunchDirective.of(env(dir)));
+        }
+        Files.writeString(dir.resolve(LaunchDirective.FILE), "nvm=rollback\nl2-rebuild=maybe\n");
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> LaunchDirective.of(env(dir))).getMessage()
+                .endsWith("l2-rebuild=maybe is neither on nor off"));
+        for (String bad : List.of("-5", "v800", "9223372036854775807", "99999999999999999999")) {
+            Files.writeString(dir.resolve(LaunchDirective.FILE), "nvm=rollback\nrestore=" + bad + "\n");
+            assertTrue(assertThrows(IllegalArgumentException.class, () -> LaunchDirective.of(env(dir))).getMessage()
+                    .endsWith("restore=" + bad + " is neither beginning nor a checkpoint version"), bad);
+        }
         Files.writeString(dir.resolve(LaunchDirective.FILE), "nvm=auto\nrecomputability=1.5\n");
         assertTrue(assertThrows(IllegalArgumentException.class, () -> LaunchDirective.of(env(dir))).getMessage()
                 .endsWith("recomputability=1.5 is not a number from 0.0 to 1.0"));
