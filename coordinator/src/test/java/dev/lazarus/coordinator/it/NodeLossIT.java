@@ -117,9 +117,9 @@ class NodeLossIT {
         long protectedVersion;
         try {
             protectedVersion = awaitProtected(running, job, 600);
-            // The ranks list what their nodes hold (and its parity) in their heartbeats every second: wait for the
+            // The ranks list what their nodes hold (and its parity) in their heartbeats every 250 ms: wait for the
             // list that names the protected version, as the coordinator will read it.
-            Thread.sleep(2500);
+            Thread.sleep(1000);
             assertTrue(running.process().isAlive(), "the job ended before the host was powered off");
             hosts.power(2, false);
             out = running.awaitEnd();

@@ -11,8 +11,8 @@ import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
 import dev.lazarus.easycrash.RecomputingRun;
-import dev.lazarus.npb.cg.CgKernel;
 import dev.lazarus.mpi.testing.ThreadComm;
+import dev.lazarus.npb.cg.CgKernel;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.l2.ParityFiles;
@@ -44,6 +44,8 @@ class L2RestartTest {
 
     @TempDir
     Path dir;
+    /** Settings a test adds to every rank's. */
+    private final Properties extra = new Properties();
 
     private EasyCrashSettings nvm(int rank) {
         Properties p = new Properties();
@@ -64,6 +66,7 @@ class L2RestartTest {
         p.setProperty(CheckpointSettings.EVERY, "4");
         p.setProperty(CheckpointSettings.L2_SECRET, dir.resolve("secret").toString());
         p.setProperty(CheckpointSettings.L2_BIND, "127.0.0.1");
+        p.putAll(extra);
         return new CheckpointSettings(p, Map.of()).conclude("npb.CG");
     }
 
@@ -142,6 +145,37 @@ class L2RestartTest {
         for (int node = 0; node < NODES; node++) {
             assertEquals(List.of(), l1(node).versions(), "a finished run releases node " + node + "'s L1 and L2");
         }
+    }
+
+    /**
+     * Parity of every second version only ({@code lazarus.ckpt.l2.every=2}), one version kept on L1 as a full copy
+     * (no chain holds older ones), no L3: the newest version with every node's parity stays on L1 until a newer one
+     * has it, so a node lost after an odd version is still rebuilt from L2, from that version.
+     */
+    @Test
+    void theNewestVersionWithEveryNodesParityStaysOnL1UntilANewerOneHasIt() throws Exception {
+        JobSecret.create(dir.resolve("secret"));
+        extra.setProperty(CheckpointSettings.EVERY, "1");
+        extra.setProperty(CheckpointSettings.KEEP, "1");
+        extra.setProperty(CheckpointSettings.FULL_EVERY, "1");
+        extra.setProperty(CheckpointSettings.L2_EVERY, "2");
+        extra.setProperty(CheckpointSettings.PFS_DIR, "off");
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        PrintStream log = new PrintStream(text, true, StandardCharsets.UTF_8);
+        assertThrows(Exception.class, () -> run(12, log));
+        for (int node = 0; node < NODES; node++) {
+            assertEquals(List.of(10L, 11L), l1(node).versions(), "node " + node + " keeps 11 and the protected 10");
+            assertTrue(Files.exists(ParityFiles.manifest(l1(node), 10)), "node " + node + " has parity of 10");
+            assertFalse(Files.exists(ParityFiles.manifest(l1(node), 11)), "no parity of odd versions");
+        }
+        wipe(l1Root(1));
+        text.reset();
+        for (Outcome outcome : run(0, log)) {
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+            assertEquals(11, outcome.firstIteration());
+        }
+        assertTrue(text.toString().contains("checkpoint restart: restored version 10 from L1 and L2, resuming at"
+                + " iteration 11"), text::toString);
     }
 
     /**

@@ -86,6 +86,11 @@ public final class Checkpoints implements AutoCloseable {
     private boolean unverified;
     /** This rank's verified versions per level, kept whatever newer versions complete while {@link #unverified}. */
     private Set<Long> preservedL1 = Set.of();
+    /**
+     * The newest version every node had written its L2 parity of, as the ranks agreed at the last checkpoint (-1:
+     * none); kept on L1, with its chain, until a newer one is.
+     */
+    private long l2Protected = -1;
     /** Whether the restore under way may rebuild a node's lost L1 files from L2 (the coordinator's choice). */
     private boolean l2Rebuild = true;
     /** What {@link #heldOnL1} said of each version, so each is measured once. */
@@ -189,6 +194,11 @@ public final class Checkpoints implements AutoCloseable {
                 complete.removeFirst();
             }
             waited = submitToDrain(version);
+            if (l2.enabled()) {
+                // After the wait for the previous version's drain, which wrote its parity (unless a node daemon
+                // still is): which version has every node written its parity of.
+                l2Protected = comm.allreduce(newestWithParity(), ReduceOp.MIN);
+            }
             prune();
             pfsRetention.agree(comm, agreed[1]);
         } else if (error != null) {
@@ -264,6 +274,7 @@ public final class Checkpoints implements AutoCloseable {
                 checkpointer.restored();
                 complete.clear();
                 complete.addLast(version);
+                l2Protected = -1; // its parity is written again in the background, if it was rebuilt
                 return OptionalLong.of(version);
             }
             bound = version - 1;
@@ -377,12 +388,41 @@ public final class Checkpoints implements AutoCloseable {
         }
     }
 
+    /**
+     * @return the newest version this rank keeps on L1 whose L2 parity its node has written, or -1 (none, or no L2);
+     *         every rank of a node answers the same
+     */
+    private long newestWithParity() {
+        if (!l2.enabled()) {
+            return -1;
+        }
+        long newest = -1;
+        try {
+            // Every version still on L1, not only the kept ones: the one whose drain (and parity) just finished may
+            // have left the newest kept ones already.
+            for (long version : l1.versions()) {
+                if (version > newest && Files.exists(l1.manifestFile(version, comm.rank()))
+                        && Files.exists(ParityFiles.manifest(l1, version))) {
+                    newest = version;
+                }
+            }
+        } catch (IOException e) {
+            log.accept("rank " + comm.rank() + ": cannot list " + l1.root() + ": " + e.getMessage());
+        }
+        return newest;
+    }
+
     private void prune() {
         try {
-            // The version draining (with its chain) stays on L1 until copied, even once newer ones are kept.
+            // The version draining (with its chain) stays on L1 until copied, even once newer ones are kept; so does
+            // the newest one every node has parity of, until a newer one has it: while a node's parity lags (it is
+            // written in the background), a lost node can still be rebuilt from L2.
             List<Long> keep = new ArrayList<>(complete);
             keep.addAll(drain.inFlight());
             keep.addAll(preservedL1);
+            if (l2Protected >= 0) {
+                keep.add(l2Protected);
+            }
             // The checkpointer knows the chains it wrote: only versions it did not write have manifests read.
             Retention.prune(l1, comm.rank(), keep, checkpointer::parentOf);
         } catch (IOException e) {
@@ -480,6 +520,9 @@ public final class Checkpoints implements AutoCloseable {
     public List<HeartbeatFile.Held> heldOnL1() {
         Set<Long> versions = new TreeSet<>(complete);
         versions.addAll(preservedL1);
+        if (l2Protected >= 0) {
+            versions.add(l2Protected);
+        }
         versions.removeIf(v -> !Files.exists(l1.manifestFile(v, comm.rank())));
         held.keySet().retainAll(versions);
         List<HeartbeatFile.Held> list = new ArrayList<>();
@@ -535,6 +578,7 @@ public final class Checkpoints implements AutoCloseable {
         }
         setUnverified(false);
         complete.clear();
+        l2Protected = -1;
         comm.barrier();
     }
 

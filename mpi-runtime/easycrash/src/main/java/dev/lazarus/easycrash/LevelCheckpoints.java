@@ -25,11 +25,14 @@ import java.util.OptionalLong;
  * The version is the iteration that had just finished.
  */
 final class LevelCheckpoints implements AutoCloseable {
+    /**
+     * How often the heartbeat's list of versions on L1 is refreshed between checkpoints, milliseconds: a node's
+     * parity of a version is written in the background, and the coordinator weighs what the list says at a failure.
+     */
+    static final long HELD_REFRESH_MILLIS = 250;
     private final Comm comm;
     private final Checkpoints checkpoints;
     private final CheckpointSchedule schedule;
-    /** How often the heartbeat's list of versions on L1 is refreshed between checkpoints. */
-    static final long HELD_REFRESH_SECONDS = 1;
     /** When {@link #heldOnL1} was last listed, {@link System#nanoTime}. */
     private long heldListed = System.nanoTime();
     /** What the coordinator chose this launch to restore ({@link LaunchDirective#restoreAtMost}). */
@@ -142,12 +145,9 @@ final class LevelCheckpoints implements AutoCloseable {
         return checkpoints.heldOnL1();
     }
 
-    /**
-     * @return whether the heartbeat's list of versions on L1 is due again: a node's parity of a version is written in
-     *         the background after the checkpoint, so the list is refreshed every {@value #HELD_REFRESH_SECONDS} s
-     */
+    /** @return whether the heartbeat's list of versions on L1 is due again ({@value #HELD_REFRESH_MILLIS} ms) */
     boolean heldOnL1Due() {
-        return System.nanoTime() - heldListed > HELD_REFRESH_SECONDS * 1_000_000_000L;
+        return System.nanoTime() - heldListed > HELD_REFRESH_MILLIS * 1_000_000L;
     }
 
     /**
