@@ -28,28 +28,28 @@ public final class NodeDaemonProcesses implements AutoCloseable {
     static final long STOP_SECONDS = 30;
 
     private final List<String> hosts;
-    private final List<List<String>> commands;
+    /** Whether the one daemon runs on this host, without a host file (and without the agent). */
+    private final boolean local;
     private final String rshAgent;
     private final List<String> command;
     private final PrintStream err;
     private final List<Process> processes = new ArrayList<>();
 
     private NodeDaemonProcesses(List<String> hosts, String rshAgent, List<String> command, PrintStream err) {
-        this.hosts = new ArrayList<>(hosts.isEmpty() ? List.of("this host") : hosts);
+        this.local = hosts.isEmpty();
+        this.hosts = new ArrayList<>(local ? List.of("this host") : hosts);
         this.rshAgent = rshAgent;
         this.command = List.copyOf(command);
         this.err = err;
-        this.commands = new ArrayList<>();
-        if (hosts.isEmpty()) {
-            commands.add(command);
-        } else {
-            hosts.forEach(host -> commands.add(remoteCommand(host)));
-        }
     }
 
-    private List<String> remoteCommand(String host) {
+    /** @return the command that starts host {@code i}'s daemon: directly here, else through the agent */
+    private List<String> commandFor(int i) {
+        if (local) {
+            return command;
+        }
         String remote = String.join(" ", command.stream().map(NodeDaemonProcesses::quoted).toList());
-        return List.of(rshAgent == null ? "ssh" : JobLauncher.absoluteAgent(rshAgent), host, remote);
+        return List.of(rshAgent == null ? "ssh" : JobLauncher.absoluteAgent(rshAgent), hosts.get(i), remote);
     }
 
     /**
@@ -64,7 +64,7 @@ public final class NodeDaemonProcesses implements AutoCloseable {
                                             PrintStream err) throws IOException {
         NodeDaemonProcesses daemons = new NodeDaemonProcesses(hosts, rshAgent, command, err);
         try {
-            for (int i = 0; i < daemons.commands.size(); i++) {
+            for (int i = 0; i < daemons.hosts.size(); i++) {
                 daemons.processes.add(null);
             }
             daemons.ensureRunning();
@@ -101,13 +101,12 @@ public final class NodeDaemonProcesses implements AutoCloseable {
         }
         processes.set(index, null);
         hosts.set(index, host);
-        commands.set(index, remoteCommand(host));
     }
 
     /** Starts again every daemon that is not running (its node was lost, or it died); waits until each listens. */
     public void ensureRunning() throws IOException {
         List<CompletableFuture<String>> ready = new ArrayList<>();
-        for (int i = 0; i < commands.size(); i++) {
+        for (int i = 0; i < hosts.size(); i++) {
             Process process = processes.get(i);
             if (process != null && process.isAlive()) {
                 ready.add(CompletableFuture.completedFuture(""));
@@ -117,7 +116,7 @@ public final class NodeDaemonProcesses implements AutoCloseable {
                 err.println("lazarus: the node daemon on " + hosts.get(i) + " ended (exit status "
                         + process.exitValue() + "); starting it again");
             }
-            Process started = new ProcessBuilder(commands.get(i)).redirectError(ProcessBuilder.Redirect.INHERIT)
+            Process started = new ProcessBuilder(commandFor(i)).redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
             processes.set(i, started);
             ready.add(readyLine(started));
