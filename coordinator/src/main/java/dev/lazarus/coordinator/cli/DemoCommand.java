@@ -6,12 +6,12 @@ import dev.lazarus.coordinator.job.JobHosts;
 import dev.lazarus.coordinator.job.JobOptions;
 import dev.lazarus.coordinator.job.Launches;
 import dev.lazarus.coordinator.job.RestoreSources;
+import dev.lazarus.coordinator.job.StateCluster;
 import dev.lazarus.coordinator.launch.Backend;
-import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
-import dev.lazarus.coordinator.launch.LaunchWatcher;
 import dev.lazarus.coordinator.state.StateFiles;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
 import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.settings.Settings;
@@ -76,11 +76,11 @@ final class DemoCommand implements Callable<Integer> {
         JobKeeping keeping = JobKeeping.of(cli.environment(), dir.resolve("state").toString(), JOB, null, null);
         StateFiles files = keeping.files();
         AtomicBoolean firstLaunch = new AtomicBoolean(true);
-        Launches launches = (p, directive, hangs, halts) -> cli.launcher().launch(p, directive, hangs, halts,
-                firstLaunch.getAndSet(false) && !noKill ? new RankKiller(0.5, cli.out()) : LaunchWatcher.NONE);
+        Launches launches = (p, directive, hangs, halts, watcher) -> cli.launcher().launch(p, directive, hangs, halts,
+                firstLaunch.getAndSet(false) && !noKill ? watcher.and(new RankKiller(0.5, cli.out())) : watcher);
         int status = new JobCoordinator(launches, job, new JobDescription(JOB, "npb.CG", List.of("--class", "W"), 4,
-                keeping.nodes()), files, () -> keeping.cluster().start(files, cli.err()), JobHosts.THIS_HOST, cli.err())
-                .run(plan);
+                keeping.nodes()), files, StateCluster.atFirstFailure(() -> keeping.cluster().start(files, cli.err())),
+                JobHosts.THIS_HOST, cli.err()).run(plan);
         cli.out().println(status == 0 ? "lazarus demo: the job survived the crash and its result is verified"
                 : "lazarus demo: the job ended with status " + status);
         return status;

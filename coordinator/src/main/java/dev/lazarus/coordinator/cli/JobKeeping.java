@@ -1,7 +1,6 @@
 package dev.lazarus.coordinator.cli;
 
 import dev.lazarus.coordinator.launch.HostsFile;
-import dev.lazarus.coordinator.launch.Ipv4Cidr;
 import dev.lazarus.coordinator.state.JobCluster;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.store.settings.SettingSource;
@@ -34,8 +33,8 @@ record JobKeeping(String job, StateFiles files, JobCluster cluster, List<String>
                 : source.text(Settings.COORDINATOR_STATE_DIR).orElse(null);
         StateFiles files = "off".equals(directory) ? null : new StateFiles(root(directory, environment), job);
         int port = source.integer(Settings.COORDINATOR_PORT, 5710, 1, 65535 - JobCluster.PORTS);
-        String address = network == null ? "127.0.0.1" : Ipv4Cidr.localAddress(network);
-        JobCluster cluster = new JobCluster(job, JobCluster.newToken(), address, port, List.of(address + ":" + port));
+        // The coordinator's member is the first: the others (node daemons) join it.
+        JobCluster cluster = JobCluster.onThisHost(job, JobCluster.newToken(), network, port, List.of());
         return new JobKeeping(job, files, cluster, hosts == null ? List.of(thisHost()) : HostsFile.hosts(hosts));
     }
 

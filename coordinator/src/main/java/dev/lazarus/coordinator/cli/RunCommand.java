@@ -7,8 +7,8 @@ import dev.lazarus.coordinator.job.JobHosts;
 import dev.lazarus.coordinator.job.JobOptions;
 import dev.lazarus.coordinator.job.Launches;
 import dev.lazarus.coordinator.job.RestoreSources;
+import dev.lazarus.coordinator.job.StateCluster;
 import dev.lazarus.coordinator.launch.Backend;
-import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.HostLoss;
 import dev.lazarus.coordinator.launch.HostPool;
 import dev.lazarus.coordinator.launch.HostProbe;
@@ -16,10 +16,12 @@ import dev.lazarus.coordinator.launch.HostsFile;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
 import dev.lazarus.coordinator.launch.NodeDaemonProcesses;
+import dev.lazarus.coordinator.state.JobState;
 import dev.lazarus.daemon.NodeDaemonConfig;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.easycrash.EasyCrashSettings;
 import dev.lazarus.easycrash.PersistencePlan;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
 import dev.lazarus.store.DirectoryCheck;
 import dev.lazarus.store.JobId;
@@ -409,18 +411,33 @@ final class RunCommand implements Callable<Integer> {
         }
         JobDescription description = new JobDescription(keeping.job(), request.application(), request.arguments(),
                 request.ranks(), keeping.nodes());
+        // Node daemons on several hosts are members of the job's cluster: they join it through the coordinator's
+        // member, which therefore starts first and serves the state from the start.
+        JobState member = daemonSecret != null && request.hostsFile() != null && keeping.files() != null
+                ? keeping.cluster().start(keeping.files(), cli.err()) : null;
+        StateCluster cluster = member != null ? StateCluster.running(member)
+                : StateCluster.atFirstFailure(() -> keeping.cluster().start(keeping.files(), cli.err()));
+        boolean handedOver = false;
         try (NodeDaemonProcesses daemons = daemonSecret == null ? null
-                : startNodeDaemons(request, plan, keeping.job(), daemonSecret)) {
-            Launches launches = daemons == null ? cli.launcher()::launch : (p, directive, hangs, halts) -> {
+                : startNodeDaemons(request, plan, keeping, daemonSecret, member)) {
+            Launches launches = daemons == null ? cli.launcher()::launch : (p, directive, hangs, halts, watcher) -> {
                 daemons.ensureRunning();
-                return cli.launcher().launch(p, directive, hangs, halts);
+                // Daemons that are members of the job's cluster watch their ranks; this process's own watch is the
+                // safety net for a daemon lost with its node, and waits twice as long.
+                return cli.launcher().launch(p, directive, member == null ? hangs : hangs.behindNodeDaemons(), halts,
+                        watcher);
             };
             try (HostPool pool = request.hostsFile() == null ? null : new HostPool(HostsFile.entries(
                     request.hostsFile(), "--hosts"), spareHosts, new HostProbe(request.rshAgent(),
                     HostProbe.DEFAULT_TIMEOUT), daemons, setSize, cli.err())) {
-                return new JobCoordinator(launches, job, description, keeping.files(),
-                        () -> keeping.cluster().start(keeping.files(), cli.err()), jobHosts(pool), cli.err())
-                        .run(plan);
+                JobCoordinator coordinator = new JobCoordinator(launches, job, description, keeping.files(), cluster,
+                        jobHosts(pool), cli.err());
+                handedOver = true;
+                return coordinator.run(plan);
+            }
+        } finally {
+            if (member != null && !handedOver) {
+                member.close();
             }
         }
     }
@@ -443,11 +460,24 @@ final class RunCommand implements Callable<Integer> {
         };
     }
 
-    /** Starts the job's node daemon process on every host of its host file, or on this host without one. */
-    private NodeDaemonProcesses startNodeDaemons(LaunchRequest request, LaunchPlan plan, String job, Path secret)
-            throws IOException {
+    /**
+     * Starts the job's node daemon process on every host of its host file, or on this host without one.
+     *
+     * @param member the coordinator's member of the job's cluster, which the daemons join; null: they do not
+     */
+    private NodeDaemonProcesses startNodeDaemons(LaunchRequest request, LaunchPlan plan, JobKeeping keeping,
+                                                 Path secret, JobState member) throws IOException {
         List<String> hostNames = request.hostsFile() == null ? List.of() : HostsFile.hosts(request.hostsFile());
+        List<String> joining = new ArrayList<>();
+        if (member != null) {
+            joining.addAll(List.of("--cluster-token", keeping.cluster().token(), "--cluster-join", member.address(),
+                    "--cluster-port", Integer.toString(keeping.cluster().port()), "--state-dir",
+                    keeping.files().jobDirectory().getParent().toString()));
+            if (network != null) {
+                joining.addAll(List.of("--net", network));
+            }
+        }
         return NodeDaemonProcesses.start(hostNames, request.rshAgent(),
-                cli.launcher().nodeDaemonCommand(plan, job, secret), cli.err());
+                cli.launcher().nodeDaemonCommand(plan, keeping.job(), secret, joining), cli.err());
     }
 }

@@ -6,7 +6,6 @@ import dev.lazarus.coordinator.launch.JobLauncher;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.state.HaltRequest;
-import dev.lazarus.coordinator.state.JobState;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.recovery.policy.Level;
@@ -22,7 +21,6 @@ import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
  * Runs a job to a verified result without a person: it launches the job, and after a failure it classifies it,
@@ -40,7 +38,7 @@ public final class JobCoordinator {
     private final JobOptions options;
     private final JobDescription job;
     private final StateFiles stateFiles;
-    private final Supplier<JobState> cluster;
+    private final StateCluster cluster;
     private final JobHosts hosts;
     private final PrintStream err;
 
@@ -50,21 +48,22 @@ public final class JobCoordinator {
      * @param err      where the coordinator's lines go
      */
     public JobCoordinator(Launches launcher, JobOptions options, PrintStream err) {
-        this(launcher, options, new JobDescription("job", "application", List.of(), 0, List.of()), null, null,
-                JobHosts.THIS_HOST, err);
+        this(launcher, options, new JobDescription("job", "application", List.of(), 0, List.of()), null,
+                StateCluster.atFirstFailure(null), JobHosts.THIS_HOST, err);
     }
 
     /**
      * A coordinator that keeps the job's state: on disk under {@code stateFiles} from the start (loading what
-     * earlier allocations left), and in the job's Hazelcast cluster from its first failure on.
+     * earlier allocations left), and in the job's Hazelcast cluster from its first failure on, or from the start
+     * when node daemons are its members.
      *
      * @param job        what the job is, for its state
      * @param stateFiles the job's state directory, or null to keep no state
-     * @param cluster    starts this coordinator's member of the job's cluster
+     * @param cluster    this coordinator's member of the job's cluster, and from when it serves the state
      * @param hosts      the job's nodes: which a failed launch lost, and the spares that replace them
      */
     public JobCoordinator(Launches launcher, JobOptions options, JobDescription job, StateFiles stateFiles,
-                          Supplier<JobState> cluster, JobHosts hosts, PrintStream err) {
+                          StateCluster cluster, JobHosts hosts, PrintStream err) {
         this.launcher = launcher;
         this.options = options;
         this.job = job;
@@ -94,8 +93,10 @@ public final class JobCoordinator {
         int extra = 0;
         LaunchPlan current = plan;
         for (int launch = 1; ; launch++) {
+            StartWatch started = new StartWatch(ledger, options.hangs());
             LaunchOutcome outcome = launcher.launch(current, directive.withEstimates(ledger.mtbfSeconds(history),
-                    intervalRecomputability(history)), options.hangs(), halts);
+                    intervalRecomputability(history)), options.hangs(), halts, started);
+            outcome = started.hangFoundByANodeDaemon(outcome);
             long ended = System.nanoTime();
             List<RestoreSources.Listed> listed = restorable;
             history.launched(outcome, (level, version) -> RestoreSources.bytes(listed, level, version));

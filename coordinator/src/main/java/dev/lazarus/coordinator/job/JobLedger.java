@@ -1,20 +1,20 @@
 package dev.lazarus.coordinator.job;
 
 import dev.lazarus.coordinator.launch.LaunchOutcome;
-import dev.lazarus.coordinator.state.JobState;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.coordinator.state.StateRecords;
 import dev.lazarus.coordinator.state.StateSnapshot;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 import dev.lazarus.recovery.policy.failure.VersionOption;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -42,9 +42,9 @@ final class JobLedger implements AutoCloseable {
 
     /**
      * @param files   the job's state directory, or null to keep nothing
-     * @param cluster starts a member of the job's cluster, at the first failure
+     * @param cluster the coordinator's member of the job's cluster, started at the first failure or from the start
      */
-    static JobLedger open(JobDescription job, StateFiles files, Supplier<JobState> cluster, PrintStream err) {
+    static JobLedger open(JobDescription job, StateFiles files, StateCluster cluster, PrintStream err) {
         StateSnapshot before = new StateSnapshot(Optional.empty(), List.of(), List.of(), List.of(), Optional.empty(),
                 List.of());
         if (files != null) {
@@ -58,6 +58,9 @@ final class JobLedger implements AutoCloseable {
         }
         JobLedger ledger = new JobLedger(job, files == null ? StateRecorder.off() : new StateRecorder(files, cluster,
                 err), before);
+        if (cluster.fromStart()) {
+            ledger.recorder.startCluster();
+        }
         ledger.recordJob("running");
         return ledger;
     }
@@ -79,6 +82,21 @@ final class JobLedger implements AutoCloseable {
     /** @return the number the next launch gets, counted over every allocation */
     int nextLaunch() {
         return launches + 1;
+    }
+
+    /**
+     * Says which launch runs now, for node daemons that watch its ranks (only while they are members of the job's
+     * cluster).
+     */
+    void launching(Path statusDirectory, HangWatch hangs) {
+        recorder.launch(new StateRecords.Launch(launches + 1, statusDirectory.toString(),
+                hangs.explicit() == null ? 0 : hangs.explicit().toMillis(), System.currentTimeMillis(), null));
+    }
+
+    /** @return what a node daemon found hung and killed in the launch of {@code statusDirectory}, if anything */
+    Optional<String> hangFoundByANodeDaemon(Path statusDirectory) {
+        return recorder.launch().filter(l -> l.statusDirectory().equals(statusDirectory.toString()))
+                .map(StateRecords.Launch::hang);
     }
 
     void launched(LaunchOutcome outcome, JobHistory history) {

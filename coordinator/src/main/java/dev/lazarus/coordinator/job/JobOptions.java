@@ -1,6 +1,6 @@
 package dev.lazarus.coordinator.job;
 
-import dev.lazarus.coordinator.launch.HangWatch;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
 
 /**

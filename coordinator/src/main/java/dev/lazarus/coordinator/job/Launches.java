@@ -1,9 +1,10 @@
 package dev.lazarus.coordinator.job;
 
 import dev.lazarus.coordinator.launch.HaltCheck;
-import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
+import dev.lazarus.coordinator.launch.LaunchWatcher;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.mpi.launch.LaunchDirective;
 
 import java.io.IOException;
@@ -12,7 +13,10 @@ import java.io.IOException;
 @FunctionalInterface
 public interface Launches {
 
-    /** Runs {@code plan} once with {@code directive}, watching for hangs and halts, and says how it ended. */
-    LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, HaltCheck halts)
-            throws IOException, InterruptedException;
+    /**
+     * Runs {@code plan} once with {@code directive}, watching for hangs and halts, and says how it ended;
+     * {@code watcher} sees the launch start.
+     */
+    LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, HaltCheck halts,
+                         LaunchWatcher watcher) throws IOException, InterruptedException;
 }

@@ -9,10 +9,14 @@ import dev.lazarus.coordinator.state.StateSink;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Records the job's state off the coordinator's path, in order, on one thread of its own: into the state directory
@@ -22,8 +26,11 @@ import java.util.function.Supplier;
  * the state serves the next decision and the next allocation, never the run in progress.
  */
 final class StateRecorder implements AutoCloseable {
+    /** How long a read from the job's cluster may take. */
+    private static final long READ_SECONDS = 15;
+
     private final StateJournal journal;
-    private final Supplier<JobState> cluster;
+    private final StateCluster cluster;
     private final PrintStream err;
     private final ExecutorService worker;
     private JobState state;
@@ -32,10 +39,10 @@ final class StateRecorder implements AutoCloseable {
 
     /**
      * @param files   the job's state directory, or null to record nothing
-     * @param cluster starts a member of the job's cluster (called on the recorder's thread)
+     * @param cluster the coordinator's member of the job's cluster (started on the recorder's thread)
      * @param err     where a record that could not be written is reported
      */
-    StateRecorder(StateFiles files, Supplier<JobState> cluster, PrintStream err) {
+    StateRecorder(StateFiles files, StateCluster cluster, PrintStream err) {
         this.journal = files == null ? null : new StateJournal(files);
         this.cluster = cluster;
         this.err = err;
@@ -68,6 +75,43 @@ final class StateRecorder implements AutoCloseable {
         submit(sink -> sink.putStats(stats));
     }
 
+    /** Says which launch runs now, when the node daemons are members of the job's cluster (else nothing). */
+    void launch(StateRecords.Launch launch) {
+        if (worker == null || !cluster.fromStart()) {
+            return;
+        }
+        worker.execute(() -> {
+            try {
+                if (state != null) {
+                    state.putLaunch(launch);
+                }
+            } catch (RuntimeException e) {
+                report("state not recorded: " + e);
+            }
+        });
+    }
+
+    /**
+     * @return the launch running now as the job's cluster holds it (a node daemon may have added a hang), read after
+     *         everything queued; empty without node daemons in the cluster, or when it cannot be read in time
+     */
+    Optional<StateRecords.Launch> launch() {
+        if (worker == null || !cluster.fromStart()) {
+            return Optional.empty();
+        }
+        Future<Optional<StateRecords.Launch>> read = worker.submit(() -> state == null ? Optional.empty()
+                : state.launch());
+        try {
+            return read.get(READ_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            report("the launch's record could not be read from the job's cluster (" + e + ")");
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
     /** Starts the job's cluster member in the background (once); later records go through it. */
     void startCluster() {
         if (worker == null || clusterRequested) {
@@ -76,8 +120,9 @@ final class StateRecorder implements AutoCloseable {
         clusterRequested = true;
         worker.execute(() -> {
             try {
-                state = cluster.get();
-                err.println("lazarus: the job's state is in Hazelcast now (" + state.describe() + ")");
+                state = cluster.member().get();
+                err.println("lazarus: the job's state is in Hazelcast " + (cluster.fromStart() ? "" : "now ") + "("
+                        + state.describe() + ")");
             } catch (RuntimeException e) {
                 report("the coordinator's Hazelcast member did not start (" + e.getMessage()
                         + "); the state goes to the state directory only");
@@ -100,6 +145,23 @@ final class StateRecorder implements AutoCloseable {
         });
     }
 
+    private void reportKept(JobState state) {
+        try {
+            List<String> missing = state.missing();
+            if (!missing.isEmpty()) {
+                err.println("lazarus: the job's cluster lost " + missing.size() + " of the " + state.writtenCount()
+                        + " records written through the coordinator (" + String.join(", ", missing.subList(0,
+                        Math.min(3, missing.size()))) + (missing.size() > 3 ? ", ..." : "")
+                        + "); the state directory has them");
+            } else if (cluster.fromStart()) {
+                err.println("lazarus: the job's cluster holds all " + state.writtenCount() + " records written"
+                        + " through the coordinator (" + state.members() + " member(s) at the end)");
+            }
+        } catch (RuntimeException e) {
+            report("the job's cluster could not be read at the end (" + e.getMessage() + ")");
+        }
+    }
+
     private void report(String line) {
         if (!reported) {
             reported = true;
@@ -107,7 +169,11 @@ final class StateRecorder implements AutoCloseable {
         }
     }
 
-    /** Writes what is queued, then leaves the cluster (gracefully) if a member was started. */
+    /**
+     * Writes what is queued, then leaves the cluster (gracefully) if a member was started. Before it leaves, it checks
+     * that the cluster still holds every record written through it, and says so when node daemons were members (any
+     * one of them may have been lost with its node).
+     */
     @Override
     public void close() throws InterruptedException {
         if (worker == null) {
@@ -115,6 +181,7 @@ final class StateRecorder implements AutoCloseable {
         }
         worker.execute(() -> {
             if (state != null) {
+                reportKept(state);
                 state.close();
             }
         });

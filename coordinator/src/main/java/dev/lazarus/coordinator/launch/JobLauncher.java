@@ -1,9 +1,11 @@
 package dev.lazarus.coordinator.launch;
 
+import dev.lazarus.coordinator.state.Ipv4Cidr;
 import dev.lazarus.daemon.process.NodeDaemonMain;
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
 import dev.lazarus.mpi.launch.HaltNotice;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.LaunchDirective;
@@ -44,6 +46,15 @@ public final class JobLauncher {
     public static final java.time.Duration WATCH_PERIOD = java.time.Duration.ofMillis(250);
     /** How long the job's processes may take to end by themselves once the launcher has returned. */
     private static final java.time.Duration EXIT_GRACE = java.time.Duration.ofSeconds(3);
+    /**
+     * The module access Hazelcast documents for Java 9 and later, and the sun.misc.Unsafe access its shaded JCTools
+     * uses (else JDK 25 warns): the ./lazarus script gives the coordinator the same.
+     */
+    private static final List<String> HAZELCAST_MODULE_ACCESS = List.of("--sun-misc-unsafe-memory-access=allow",
+            "--add-modules", "java.se", "--add-exports",
+            "java.base/jdk.internal.ref=ALL-UNNAMED", "--add-opens", "java.base/java.lang=ALL-UNNAMED", "--add-opens",
+            "java.base/sun.nio.ch=ALL-UNNAMED", "--add-opens", "java.management/sun.management=ALL-UNNAMED",
+            "--add-opens", "jdk.management/com.sun.management.internal=ALL-UNNAMED");
 
     private final InstallLayout layout;
     private final Path javaHome;
@@ -137,6 +148,7 @@ public final class JobLauncher {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         try {
             LaunchDirective.write(statusDir, directive);
+            watcher.started(statusDir);
             ProcessBuilder builder = new ProcessBuilder(endsWithThisProcess(plan.command())).inheritIO();
             boolean openMpi = plan.request().backend() == Backend.OPENMPI;
             // Read apart: Open MPI's own text, and the rank JVMs' start-up notice (either backend; MPJ forwards the
@@ -336,16 +348,19 @@ public final class JobLauncher {
     /**
      * The command of one node daemon process of a planned job ({@code --node-daemon process}): this JDK, the ranks'
      * class path and their {@code -D} settings (so it resolves the node's name, L1 and run directory as the node's
-     * ranks do), a small heap, and {@code NodeDaemonMain --job JOB --secret FILE}. Run on a host through
+     * ranks do), a small heap, the module access Hazelcast asks for, and {@code NodeDaemonMain --job JOB --secret FILE}
+     * followed by {@code daemonArguments} (how it joins the job's cluster, when it does). Run on a host through
      * {@link NodeDaemonProcesses}.
      */
-    public List<String> nodeDaemonCommand(LaunchPlan plan, String job, Path secret) {
+    public List<String> nodeDaemonCommand(LaunchPlan plan, String job, Path secret, List<String> daemonArguments) {
         List<String> command = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-Xmx256m",
                 "-XX:+UseSerialGC"));
+        command.addAll(HAZELCAST_MODULE_ACCESS);
         plan.request().jvmOptions().stream().filter(o -> o.startsWith("-Dlazarus.")).forEach(command::add);
         int classpath = plan.command().indexOf("-cp");
         command.addAll(List.of("-cp", plan.command().get(classpath + 1), NodeDaemonMain.class.getName(), "--job", job,
                 "--secret", secret.toAbsolutePath().toString()));
+        command.addAll(daemonArguments);
         return command;
     }
 

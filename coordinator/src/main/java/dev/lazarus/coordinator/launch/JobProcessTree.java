@@ -1,11 +1,9 @@
 package dev.lazarus.coordinator.launch;
 
+import dev.lazarus.mpi.launch.ProcessEnvironment;
+
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -35,13 +33,15 @@ final class JobProcessTree implements AutoCloseable {
     static final Duration POLL = Duration.ofMillis(200);
 
     private final Process launcher;
-    private final byte[] mark;
+    private final String markName;
+    private final String markValue;
     private final Set<ProcessHandle> recorded = ConcurrentHashMap.newKeySet();
     private final Thread recorder;
 
-    private JobProcessTree(Process launcher, String mark) {
+    private JobProcessTree(Process launcher, String markName, String markValue) {
         this.launcher = launcher;
-        this.mark = mark.getBytes(StandardCharsets.UTF_8);
+        this.markName = markName;
+        this.markValue = markValue;
         this.recorder = Thread.ofPlatform().daemon().name("lazarus-job-processes").start(this::record);
     }
 
@@ -63,7 +63,7 @@ final class JobProcessTree implements AutoCloseable {
      */
     static JobProcessTree start(ProcessBuilder builder, String name, String value) throws IOException {
         builder.environment().put(name, value);
-        return new JobProcessTree(builder.start(), name + "=" + value);
+        return new JobProcessTree(builder.start(), name, value);
     }
 
     /** @return the launcher process this tree was started with */
@@ -83,23 +83,8 @@ final class JobProcessTree implements AutoCloseable {
     }
 
     private boolean isMarked(long pid) {
-        byte[] environ;
-        try {
-            environ = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "environ"));
-        } catch (IOException | SecurityException e) {
-            return false; // ended meanwhile, or another user's: not started by this launch
-        }
-        for (int start = 0; start < environ.length; ) {
-            int end = start;
-            while (end < environ.length && environ[end] != 0) {
-                end++;
-            }
-            if (Arrays.equals(environ, start, end, mark, 0, mark.length)) {
-                return true;
-            }
-            start = end + 1;
-        }
-        return false;
+        // Ended meanwhile, or another user's: not started by this launch.
+        return ProcessEnvironment.has(pid, markName, markValue);
     }
 
     /**

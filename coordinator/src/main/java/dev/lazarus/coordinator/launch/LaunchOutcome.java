@@ -31,7 +31,10 @@ public record LaunchOutcome(Kind kind, int status, List<Integer> silentRanks, St
         FAILED,
         /** Some rank died without recording a status: killed or crashed. */
         CRASHED,
-        /** A rank stopped beating for longer than the hang timeout; the coordinator killed the job. */
+        /**
+         * A rank stopped beating for longer than the hang timeout; the coordinator killed the job, or the rank's node
+         * daemon killed the rank.
+         */
         HUNG,
         /** A rank's NVM restart threw; it recorded the failed attempt and asked for a relaunch that rolls back. */
         NVM_ATTEMPT_FAILED,
@@ -41,5 +44,10 @@ public record LaunchOutcome(Kind kind, int status, List<Integer> silentRanks, St
         NOT_STARTED,
         /** The job was halted ({@code lazarus halt}): after a checkpoint, or killed at once with {@code --now}. */
         HALTED
+    }
+
+    /** @return this launch as a hang: a node daemon found {@code what} hung and killed it, which ended the launch */
+    public LaunchOutcome hungBecause(String what) {
+        return new LaunchOutcome(Kind.HUNG, status, silentRanks, what, heartbeats, seconds);
     }
 }

@@ -9,7 +9,9 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -34,6 +36,10 @@ public final class NodeDaemonProcesses implements AutoCloseable {
     private final List<String> command;
     private final PrintStream err;
     private final List<Process> processes = new ArrayList<>();
+    /** Set once {@link #close()} stops the daemons: their ends are then expected. */
+    private volatile boolean closing;
+    /** Daemons ended on purpose ({@link #replace}): their ends go unsaid. */
+    private final Set<Process> letGo = ConcurrentHashMap.newKeySet();
 
     private NodeDaemonProcesses(List<String> hosts, String rshAgent, List<String> command, PrintStream err) {
         this.local = hosts.isEmpty();
@@ -96,6 +102,7 @@ public final class NodeDaemonProcesses implements AutoCloseable {
     public void replace(int index, String host) {
         Process old = processes.get(index);
         if (old != null) {
+            letGo.add(old);
             old.descendants().forEach(ProcessHandle::destroyForcibly);
             old.destroyForcibly();
         }
@@ -119,7 +126,7 @@ public final class NodeDaemonProcesses implements AutoCloseable {
             Process started = new ProcessBuilder(commandFor(i)).redirectError(ProcessBuilder.Redirect.INHERIT)
                     .start();
             processes.set(i, started);
-            ready.add(readyLine(started));
+            ready.add(readyLine(started, hosts.get(i)));
         }
         for (int i = 0; i < ready.size(); i++) {
             try {
@@ -143,8 +150,11 @@ public final class NodeDaemonProcesses implements AutoCloseable {
         }
     }
 
-    /** @return the daemon's ready line, or null when its output ended first; its later output is passed on */
-    private CompletableFuture<String> readyLine(Process process) {
+    /**
+     * @return the daemon's ready line, or null when its output ended first; its later output is passed on, and its
+     *         end while the job runs is said at once (the node's L2 work stops until the next launch starts it again)
+     */
+    private CompletableFuture<String> readyLine(Process process, String host) {
         CompletableFuture<String> ready = new CompletableFuture<>();
         Thread.ofPlatform().daemon().name("node-daemon-output").start(() -> {
             try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -159,14 +169,28 @@ public final class NodeDaemonProcesses implements AutoCloseable {
             } catch (IOException e) {
                 // the daemon is gone; said below
             }
+            if (ready.isDone() && !closing && !letGo.contains(process)) {
+                err.println("lazarus: the node daemon on " + host + " ended (exit status " + exitStatus(process)
+                        + ") while the job ran: its node's L2 work stops, and the next launch starts it again");
+            }
             ready.complete(null);
         });
         return ready;
     }
 
+    private static String exitStatus(Process process) {
+        try {
+            return process.waitFor(5, TimeUnit.SECONDS) ? Integer.toString(process.exitValue()) : "unknown";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
     /** Stops every daemon: closes its standard input, waits for it, and kills what did not stop in time. */
     @Override
     public void close() {
+        closing = true;
         for (Process process : processes) {
             if (process != null) {
                 try {

@@ -148,7 +148,86 @@ class NodeLossIT {
         if (daemon.equals("process")) {
             assertTrue(out.contains("lazarus: node daemon " + PREFIX + (HOSTS + 1) + " of job " + job + " ready at "),
                     "a daemon is started on the spare: " + out);
+            // The powered-off host's daemon was a member of the job's cluster: the state lost nothing with it.
+            assertTrue(out.contains("lazarus: the job's cluster holds all "), out);
         }
+    }
+
+    /**
+     * The node daemons are members of the job's Hazelcast cluster with the coordinator. The first host's daemon is
+     * killed mid-run (SIGKILL; the host and its ranks stay): the members left hold every record the coordinator wrote,
+     * and the run goes on without that node's L2 work and passes its verification.
+     */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void killingTheFirstHostsNodeDaemonLosesNoneOfTheJobsState() throws Exception {
+        String job = "heat-member";
+        String[] args = args(job, "--node-daemon", "process");
+        args[List.of(args).indexOf("--class") + 1] = "B";
+        RunningJob running = RunningJob.start(args, Map.of());
+        awaitProtected(running, job, 400);
+        assertEquals(1, hosts.killProcesses(1, "NodeDaemonMain"), "host 1's node daemon");
+        String out = running.awaitEnd();
+        assertEquals(0, running.process().exitValue(), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        for (int host = 1; host <= HOSTS; host++) {
+            assertTrue(Pattern.compile("lazarus: node daemon " + PREFIX + host + " of job " + job + " ready at \\S+,"
+                    + " a member of the job's cluster at " + Pattern.quote(address(host)) + ":\\d+").matcher(out)
+                    .find(), out);
+        }
+        assertTrue(Pattern.compile("lazarus: the job's state is in Hazelcast \\(cluster lazarus-" + job
+                + "-[0-9a-f]{16}, 4 member\\(s\\)").matcher(out).find(), out);
+        assertTrue(out.contains("lazarus: the node daemon on " + address(1) + " ended (exit status 137) while the job"
+                + " ran"), out);
+        assertTrue(Pattern.compile("lazarus: the job's cluster holds all \\d+ records written through the coordinator"
+                + " \\(3 member\\(s\\) at the end\\)").matcher(out).find(), out);
+        // Each daemon wrote its own event through its member.
+        try (Stream<Path> events = Files.list(dir.resolve("state").resolve(job).resolve("events"))) {
+            List<String> names = events.map(p -> p.getFileName().toString()).toList();
+            for (int host = 1; host <= HOSTS; host++) {
+                String writer = "-daemon-" + PREFIX + host + "-";
+                assertTrue(names.stream().anyMatch(n -> n.contains(writer)), names.toString());
+            }
+        }
+    }
+
+    /**
+     * A rank stopped (SIGSTOP) on the second host: the node daemons, which watch their own ranks and compare the
+     * ranks' last beats through the job's cluster, find the rank that stopped beating first hung after the hang
+     * timeout; its node's daemon kills it, and the coordinator, told through the cluster, classifies a hang (not a
+     * crash) and relaunches; the run verifies. The coordinator's own watch (twice as patient behind the daemons) does
+     * not get to kill the job.
+     */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void aStoppedRankIsFoundHungAndKilledByANodeDaemon() throws Exception {
+        String job = "heat-hang";
+        String[] args = args(job, "--node-daemon", "process", "--max-restarts", "2", "--hang-timeout", "5");
+        args[List.of(args).indexOf("--class") + 1] = "B";
+        RunningJob running = RunningJob.start(args, Map.of());
+        String out;
+        try {
+            awaitProtected(running, job, 400);
+            assertEquals(1, hosts.signalProcesses(2, "RankMain", "STOP"), "host 2's rank");
+            out = running.awaitEnd();
+        } finally {
+            hosts.signalProcesses(2, "RankMain", "CONT");
+        }
+        assertEquals(0, running.process().exitValue(), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        for (int host = 1; host <= HOSTS; host++) {
+            assertTrue(out.contains("lazarus: node daemon " + PREFIX + host + " of job " + job + ": watching ranks ["
+                    + (host - 1) + "] of launch 1 (hang timeout 5.0 s)"), out);
+        }
+        Matcher killed = Pattern.compile("lazarus: node daemon " + PREFIX + "(\\d) of job " + job + ": hang: (rank \\d"
+                + " silent for \\d+ s in iteration \\d+ \\(hang timeout 5 s\\): the node daemon on " + PREFIX
+                + "\\1 killed it \\(process \\d+\\))").matcher(out);
+        assertTrue(killed.find(), out);
+        String hang = killed.group(2);
+        assertFalse(killed.find(), "one daemon kills one rank: " + out);
+        assertTrue(out.contains("lazarus: failure 1: hang (" + hang + ")"), out);
+        assertFalse(out.contains("lazarus: hang: "), "the coordinator's own watch did not fire: " + out);
+        assertTrue(out.contains("1 failures {hang=1}"), out);
     }
 
     /** @return host {@code i}'s address, as the host files name it */

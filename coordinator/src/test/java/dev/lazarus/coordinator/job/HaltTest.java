@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.coordinator.launch.Backend;
 import dev.lazarus.coordinator.launch.HaltCheck;
-import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
@@ -14,6 +13,7 @@ import dev.lazarus.coordinator.state.HaltRequest;
 import dev.lazarus.coordinator.state.StateFiles;
 import dev.lazarus.coordinator.state.StateRecords;
 import dev.lazarus.coordinator.state.StateSnapshot;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.mpi.launch.RankMain;
 import dev.lazarus.recovery.policy.failure.RecoveryMode;
@@ -60,13 +60,13 @@ class HaltTest {
     /** Runs the coordinator over scripted launches, noting each launch's directive and the halt due as it ran. */
     private int run(JobOptions options, LaunchOutcome... script) throws Exception {
         Deque<LaunchOutcome> outcomes = new ArrayDeque<>(List.of(script));
-        return new JobCoordinator((plan, directive, hangs, halts) -> {
+        return new JobCoordinator((plan, directive, hangs, halts, watcher) -> {
             directives.add(directive);
             seen.add(halts.due());
             return outcomes.removeFirst();
-        }, options, JOB, files, () -> {
+        }, options, JOB, files, StateCluster.atFirstFailure(() -> {
             throw new AssertionError("no failure, no cluster");
-        }, JobHosts.THIS_HOST, err).run(PLAN);
+        }), JobHosts.THIS_HOST, err).run(PLAN);
     }
 
     private static LaunchOutcome ended(LaunchOutcome.Kind kind, int status, List<Integer> silent) {

@@ -5,11 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.coordinator.launch.Backend;
-import dev.lazarus.coordinator.launch.HangWatch;
 import dev.lazarus.coordinator.launch.HostLoss;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.LaunchDirective;
@@ -51,7 +51,7 @@ class JobCoordinatorTest {
                                                     List<HeartbeatFile.Held> held) {
         long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), iteration, 1, 100, 100, true,
-                resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth, held));
+                resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth, held, 0));
     }
 
     private static LaunchOutcome crashedAt(int iteration) {
@@ -67,7 +67,7 @@ class JobCoordinatorTest {
 
     private int run(JobOptions options, LaunchOutcome... script) throws Exception {
         Deque<LaunchOutcome> outcomes = new ArrayDeque<>(List.of(script));
-        return new JobCoordinator((plan, directive, hangs, halts) -> {
+        return new JobCoordinator((plan, directive, hangs, halts, watcher) -> {
             directives.add(directive);
             return outcomes.removeFirst();
         }, options, err).run(PLAN);
@@ -98,11 +98,12 @@ class JobCoordinatorTest {
                         List.of("spare", Integer.toString(left[0])), Map.of()));
             }
         };
-        return new JobCoordinator((plan, directive, hangs, halts) -> {
+        return new JobCoordinator((plan, directive, hangs, halts, watcher) -> {
             directives.add(directive);
             plans.add(plan);
             return outcomes.removeFirst();
-        }, options, new JobDescription("job", "npb.CG", List.of(), 2, List.of("n1", "n2", "n3")), null, null, hosts,
+        }, options, new JobDescription("job", "npb.CG", List.of(), 2, List.of("n1", "n2", "n3")), null,
+                StateCluster.atFirstFailure(null), hosts,
                 err).run(PLAN);
     }
 

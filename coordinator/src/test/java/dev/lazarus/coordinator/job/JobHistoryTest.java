@@ -22,7 +22,7 @@ class JobHistoryTest {
     private static Optional<HeartbeatSnapshot> beat(Restore restored) {
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), 60, 51, 100, 100, true, false,
                 true, true, false, restored, 2_000_000_000L, 0, new long[] {100_000_000L},
-                List.of()));
+                List.of(), 0));
     }
 
     private static LaunchOutcome launchWith(Restore... restores) {

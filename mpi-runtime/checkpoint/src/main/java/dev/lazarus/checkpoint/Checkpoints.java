@@ -80,6 +80,7 @@ public final class Checkpoints implements AutoCloseable {
     private final PfsRetention pfsRetention;
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
+    private final DrainFailureLog drainFailures = new DrainFailureLog();
     private String restoredFrom = "";
     private Level deepestRestored;
     /** Whether this run writes unverified versions (recovery invariant 2). */
@@ -434,10 +435,10 @@ public final class Checkpoints implements AutoCloseable {
     private void drained(DrainResult result) {
         if (result.ok() && result.level().equals(Level.L3.name())) {
             pfsRetention.drained(result.version());
-        } else if (!result.ok()) {
-            log.accept("rank " + comm.rank() + ": version " + result.version() + " did not reach "
-                    + result.level() + ": " + result.error());
         }
+        (result.ok() ? drainFailures.reached(result.level(), result.version())
+                : drainFailures.failed(result.level(), result.version(), result.error()))
+                .ifPresent(line -> log.accept("rank " + comm.rank() + ": " + line));
     }
 
     /**

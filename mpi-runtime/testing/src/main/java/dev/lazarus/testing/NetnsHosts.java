@@ -89,6 +89,47 @@ public record NetnsHosts(String prefix, Path hostfile, Map<String, String> env) 
         return out;
     }
 
+    /**
+     * SIGKILLs the processes of host {@code i} whose command line contains {@code command} (one process dies, the
+     * host and the rest of it stay).
+     *
+     * @return how many were killed
+     */
+    public int killProcesses(int i, String command) throws Exception {
+        return signalProcesses(i, command, "KILL");
+    }
+
+    /**
+     * Sends {@code signal} (KILL, STOP, CONT, ...) to the processes of host {@code i} whose command line contains
+     * {@code command}.
+     *
+     * @return how many were signalled
+     */
+    public int signalProcesses(int i, String command, String signal) throws Exception {
+        Process pids = new ProcessBuilder("ip", "netns", "pids", prefix + i).redirectErrorStream(true).start();
+        String listed = new String(pids.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!pids.waitFor(30, TimeUnit.SECONDS) || pids.exitValue() != 0) {
+            throw new AssertionError("ip netns pids " + prefix + i + " failed: " + listed);
+        }
+        List<String> matching = new ArrayList<>();
+        for (String pid : listed.split("\\s+")) {
+            if (!pid.isBlank() && ProcessHandle.of(Long.parseLong(pid)).flatMap(p -> p.info().commandLine())
+                    .filter(line -> line.contains(command)).isPresent()) {
+                matching.add(pid);
+            }
+        }
+        if (!matching.isEmpty()) {
+            List<String> kill = new ArrayList<>(List.of("kill", "-" + signal));
+            kill.addAll(matching);
+            Process signalled = new ProcessBuilder(kill).redirectErrorStream(true).start();
+            String said = new String(signalled.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!signalled.waitFor(30, TimeUnit.SECONDS) || signalled.exitValue() != 0) {
+                throw new AssertionError(String.join(" ", kill) + " failed: " + said);
+            }
+        }
+        return matching.size();
+    }
+
     /** @return the path of one of the project's scripts */
     public static Path script(String name) {
         return LazarusProcess.home().resolve("scripts").resolve(name);

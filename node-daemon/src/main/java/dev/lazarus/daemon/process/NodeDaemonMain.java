@@ -1,5 +1,6 @@
 package dev.lazarus.daemon.process;
 
+import dev.lazarus.coordinator.state.JobState;
 import dev.lazarus.daemon.DaemonSocket;
 import dev.lazarus.daemon.l2.wire.Handshake;
 import dev.lazarus.daemon.l2.wire.JobSecret;
@@ -26,19 +27,26 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * A node's daemon process: {@code NodeDaemonMain --job ID --secret FILE}. It listens on the node's {@link DaemonSocket}
  * for the node's ranks, which hand it their L2 work (mode {@code process}), and serves the job's L2 traffic with the
  * other nodes. It outlives the ranks of one launch and ends when its standard input closes (the {@code lazarus run}
  * that started it, directly or through the rsh agent, ended or let it go) or on SIGTERM, saying so in one line.
- * Node name and run directory come from the same settings the ranks read.
+ * Node name and run directory come from the same settings the ranks read. With {@code --cluster-token} and its
+ * companions it is also a member of the job's Hazelcast cluster ({@link ClusterMembership}) from before it says it is
+ * ready until it stops, and watches its node's ranks ({@link RankWatch}).
  */
 public final class NodeDaemonMain {
     /** The line it prints once it listens; {@code lazarus run} waits for it. */
     public static final String READY = "ready at ";
+    private static final Set<String> OPTIONS = Set.of("--job", "--secret", "--cluster-token", "--cluster-join",
+            "--cluster-port", "--net", "--state-dir");
 
     private NodeDaemonMain() {
     }
@@ -50,27 +58,28 @@ public final class NodeDaemonMain {
     /** @return the exit status: 0 after a clean stop, 2 for bad arguments, 1 when it cannot serve */
     static int run(String[] args, Properties properties, Map<String, String> environment, InputStream stdin,
                    PrintStream out, PrintStream err) {
-        String job = null;
-        Path secretFile = null;
+        Map<String, String> options = new HashMap<>();
         for (int i = 0; i + 1 < args.length; i += 2) {
-            switch (args[i]) {
-                case "--job" -> job = args[i + 1];
-                case "--secret" -> secretFile = Path.of(args[i + 1]);
-                default -> {
-                    err.println("lazarus: node daemon: unknown argument " + args[i]);
-                    return 2;
-                }
+            if (!OPTIONS.contains(args[i])) {
+                err.println("lazarus: node daemon: unknown argument " + args[i]);
+                return 2;
             }
+            options.put(args[i], args[i + 1]);
         }
-        if (job == null || secretFile == null || args.length % 2 != 0) {
-            err.println("lazarus: node daemon: usage: NodeDaemonMain --job ID --secret FILE");
+        String job = options.get("--job");
+        if (job == null || !options.containsKey("--secret") || args.length % 2 != 0) {
+            err.println("lazarus: node daemon: usage: NodeDaemonMain --job ID --secret FILE [--cluster-token T"
+                    + " --cluster-join HOST:PORT --cluster-port P --state-dir DIR [--net CIDR]]");
             return 2;
         }
+        Path secretFile = Path.of(options.get("--secret"));
         String node;
         Path socket;
         JobSecret secret;
+        ClusterMembership membership;
         try {
             JobId.check(job);
+            membership = membership(options);
             SettingSource settings = new SettingSource(properties, environment);
             node = NodeName.of(settings);
             socket = DaemonSocket.of(DaemonSocket.runDirectory(settings), node, job);
@@ -80,10 +89,17 @@ public final class NodeDaemonMain {
             return 2;
         }
         String name = "lazarus: node daemon " + node + " of job " + job;
+        JobState state = null;
+        RankWatch watch = null;
         try (ServerSocketChannel server = listen(socket);
              NodeDaemonService service = new NodeDaemonService(job, socket, secretFile.toAbsolutePath(),
                      line -> err.println(name + ": " + line))) {
-            out.println(name + " " + READY + socket);
+            if (membership != null) {
+                state = membership.start(job, node, err);
+                watch = new RankWatch(state, node, line -> err.println(name + ": " + line)).start();
+            }
+            out.println(name + " " + READY + socket + (state == null ? ""
+                    : ", a member of the job's cluster at " + state.address()));
             out.flush();
             Thread.ofPlatform().daemon().name("stdin-watch").start(() -> {
                 awaitEnd(stdin);
@@ -93,10 +109,17 @@ public final class NodeDaemonMain {
             acceptUntilClosed(server, service, secret, job.getBytes(StandardCharsets.US_ASCII), err, name);
             err.println(name + ": stopped");
             return 0;
-        } catch (IOException e) {
+        } catch (IOException | IllegalStateException e) {
             err.println(name + ": cannot serve: " + e.getMessage());
             return 1;
         } finally {
+            if (watch != null) {
+                watch.close();
+            }
+            if (state != null) {
+                // Its partitions go to the other members first; the state directory has everything already.
+                state.close();
+            }
             try {
                 Files.deleteIfExists(socket);
             } catch (IOException e) {
@@ -140,6 +163,27 @@ public final class NodeDaemonMain {
                 }
             });
         }
+    }
+
+    /** @return how to join the job's cluster, or null when the daemon is not to be a member */
+    private static ClusterMembership membership(Map<String, String> options) {
+        String token = options.get("--cluster-token");
+        if (token == null) {
+            return null;
+        }
+        for (String required : List.of("--cluster-join", "--cluster-port", "--state-dir")) {
+            if (!options.containsKey(required)) {
+                throw new IllegalArgumentException("--cluster-token needs " + required);
+            }
+        }
+        int port;
+        try {
+            port = Integer.parseInt(options.get("--cluster-port"));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--cluster-port=" + options.get("--cluster-port") + " is not a number");
+        }
+        return new ClusterMembership(token, options.get("--cluster-join"), port, options.get("--net"),
+                Path.of(options.get("--state-dir")));
     }
 
     private static void awaitEnd(InputStream stdin) {

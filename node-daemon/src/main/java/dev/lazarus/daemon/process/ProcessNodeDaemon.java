@@ -39,6 +39,8 @@ final class ProcessNodeDaemon implements NodeDaemon {
     private final DataInputStream in;
     private final DataOutputStream out;
     private final String endpoint;
+    /** Whether the connection to the daemon broke: said once. */
+    private boolean daemonGone;
 
     private ProcessNodeDaemon(NodeDaemonConfig config, SocketChannel channel) throws IOException {
         this.config = config;
@@ -171,8 +173,14 @@ final class ProcessNodeDaemon implements NodeDaemon {
             }
             answered();
         } catch (IOException e) {
-            config.log().accept("node daemon of job " + config.job() + ": " + what + " L2 files failed: "
-                    + e.getMessage());
+            // A daemon that refused says why each time; one that died fails every request after, said once.
+            boolean gone = !(e instanceof DaemonRefusedException);
+            if (!gone || !daemonGone) {
+                daemonGone |= gone;
+                config.log().accept("node daemon of job " + config.job() + ": " + what + " L2 files failed: "
+                        + e.getMessage() + (gone ? " (the daemon is gone: this node's L2 work stops until the next"
+                                + " launch)" : ""));
+            }
         }
     }
 

@@ -78,6 +78,7 @@ public final class Heartbeat implements AutoCloseable {
             int length = Math.min(node.length, HeartbeatFile.NODE_BYTES);
             MemorySegment.copy(node, 0, page, ValueLayout.JAVA_BYTE, HeartbeatFile.NODE_AT, length);
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.NODE_LENGTH_AT, length);
+            page.set(ValueLayout.JAVA_LONG, HeartbeatFile.PID_AT, ProcessHandle.current().pid());
             return new Heartbeat(arena, page);
         } catch (IOException | RuntimeException e) {
             arena.close();

@@ -16,7 +16,7 @@ import java.util.Optional;
  * The layout of a {@link Heartbeat} file and its reader. Native byte order (writer and reader share the node):
  *
  * <pre>
- *   0 int   magic 'LZHB'          4 int  version 3
+ *   0 int   magic 'LZHB'          4 int  version 4
  *   8 long  sequence (odd while the rank writes)
  *  16 long  last beat, epoch milliseconds
  *  24 int   iteration begun       28 int  first iteration of this start
@@ -31,13 +31,14 @@ import java.util.Optional;
  * 272 long[8] those versions            336 long[8] this rank's bytes of each on L1 (manifest and data)
  * 400 int   a bit per listed version written from unverified state (bit i: the i-th)
  * 404 int   a bit per listed version whose L2 parity this rank's node has written
- * 408 ...   zero (room to grow)
+ * 408 long  the rank's process id (written once, at open): whom its node daemon kills when it hangs
+ * 416 ...   zero (room to grow)
  * </pre>
  */
 public final class HeartbeatFile {
     static final int BYTES = 448;
     static final int MAGIC = 0x4c5a4842;
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     static final int DURATIONS = 16;
 
     static final int MAGIC_AT = 0;
@@ -64,6 +65,7 @@ public final class HeartbeatFile {
     static final int HELD_BYTES_AT = 336;
     static final int HELD_UNVERIFIED_AT = 400;
     static final int HELD_PARITY_AT = 404;
+    static final int PID_AT = 408;
     /** The most versions on L1 a heartbeat lists. */
     public static final int MAX_HELD = 8;
 
@@ -145,7 +147,7 @@ public final class HeartbeatFile {
                 (flags & ROLLED_BACK) != 0, new Restore(page.getLong(RESTORED_AT),
                         Math.clamp(page.getInt(RESTORE_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
                         Math.max(0, page.getLong(RESTORE_NANOS_AT))), page.getLong(SET_UP_AT),
-                page.getLong(VERIFICATION_AT), durations, held));
+                page.getLong(VERIFICATION_AT), durations, held, page.getLong(PID_AT)));
     }
 
     /**
@@ -215,12 +217,13 @@ public final class HeartbeatFile {
      * @param verificationNanos the time of one verification (0 until finished)
      * @param durations         the last iterations' durations, nanoseconds, in no particular order
      * @param heldOnL1          the versions complete on L1 as this rank last listed them, oldest first
+     * @param pid               the rank's process id (0 when unknown)
      */
     public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
                                     boolean rolledBack, Restore restored, long setUpNanos,
-                                    long verificationNanos, long[] durations, List<Held> heldOnL1) {
+                                    long verificationNanos, long[] durations, List<Held> heldOnL1, long pid) {
 
         public HeartbeatSnapshot {
             heldOnL1 = List.copyOf(heldOnL1);

@@ -52,6 +52,7 @@ class HeartbeatTest {
                     "median " + s.medianIterationSeconds());
             assertTrue(s.lastBeatMillis() >= before);
             assertFalse(s.node().isBlank(), "the rank's node is named");
+            assertEquals(ProcessHandle.current().pid(), s.pid(), "whom the node daemon kills if the rank hangs");
             // A rollback within the launch starts again, fresh: the launch still began with an NVM restart.
             beat.start(1, 100, 200, true, false, new HeartbeatFile.Restore(40, 2, 1_500_000_000L), 1);
             beat.finish(true, true, 3_000_000L);

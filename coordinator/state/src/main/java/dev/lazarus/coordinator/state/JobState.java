@@ -1,33 +1,43 @@
 package dev.lazarus.coordinator.state;
 
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastJsonValue;
 import com.hazelcast.map.IMap;
 
-import java.util.Comparator;
-import java.util.List;
-import java.util.Optional;
-
 /**
- * A job's global recovery state in the coordinator's Hazelcast cluster: five maps (job, ranks, catalog, events,
- * statistics) of JSON records, each with a synchronous backup on another member and written through to the state
+ * A job's global recovery state in the coordinator's Hazelcast cluster: six maps (job, ranks, catalog, events,
+ * statistics, the launch running now) of JSON records, each with a synchronous backup on another member and written through to the state
  * directory ({@link JobCluster}). Any member reads and writes it; losing one member loses nothing once a second one
  * holds the backups, and a new cluster of the same job loads it back from disk.
  */
 public final class JobState implements StateSink, AutoCloseable {
-    /** Who writes events through this member (the coordinator; node daemons will write as themselves). */
-    static final String WRITER = "coordinator";
+    /** The coordinator's name as the writer of events. */
+    public static final String COORDINATOR = "coordinator";
 
     private final HazelcastInstance member;
+    private final String writer;
+    /** The keys written through this member, by map: what {@link #missing()} looks for. */
+    private final Map<String, Set<String>> written = new ConcurrentHashMap<>();
 
-    /** @param member a member of the job's cluster, configured by {@link JobCluster} */
-    public JobState(HazelcastInstance member) {
+    /**
+     * @param member a member of the job's cluster, configured by {@link JobCluster}
+     * @param writer who writes events through it (part of each event's key)
+     */
+    public JobState(HazelcastInstance member, String writer) {
         this.member = member;
+        this.writer = writer;
     }
 
     @Override
     public void putJob(StateRecords.Job job) {
-        map(StateMaps.JOB).put(StateMaps.THE, json(job));
+        put(StateMaps.JOB, StateMaps.THE, job);
     }
 
     public Optional<StateRecords.Job> job() {
@@ -36,7 +46,7 @@ public final class JobState implements StateSink, AutoCloseable {
 
     @Override
     public void putRank(StateRecords.Rank rank) {
-        map(StateMaps.RANKS).put(StateMaps.rank(rank.rank()), json(rank));
+        put(StateMaps.RANKS, StateMaps.rank(rank.rank()), rank);
     }
 
     /** @return every rank's record, by rank */
@@ -47,7 +57,7 @@ public final class JobState implements StateSink, AutoCloseable {
 
     @Override
     public void putVersion(StateRecords.Version version) {
-        map(StateMaps.CATALOG).put(StateMaps.version(version.level(), version.version()), json(version));
+        put(StateMaps.CATALOG, StateMaps.version(version.level(), version.version()), version);
     }
 
     /** @return the catalog, by level then version */
@@ -59,7 +69,7 @@ public final class JobState implements StateSink, AutoCloseable {
 
     @Override
     public void addEvent(StateRecords.Event event) {
-        map(StateMaps.EVENTS).put(StateMaps.event(event.timeMillis(), WRITER), json(event));
+        put(StateMaps.EVENTS, StateMaps.event(event.timeMillis(), writer), event);
     }
 
     /** @return every event, oldest first */
@@ -71,7 +81,7 @@ public final class JobState implements StateSink, AutoCloseable {
 
     @Override
     public void putStats(StateRecords.Stats stats) {
-        map(StateMaps.STATS).put(StateMaps.THE, json(stats));
+        put(StateMaps.STATS, StateMaps.THE, stats);
     }
 
     public Optional<StateRecords.Stats> stats() {
@@ -82,6 +92,54 @@ public final class JobState implements StateSink, AutoCloseable {
     public String describe() {
         return "cluster " + member.getConfig().getClusterName() + ", " + members() + " member(s), this one at "
                 + member.getCluster().getLocalMember().getAddress();
+    }
+
+    /** Records a rank's live heartbeat (in the cluster only). */
+    public void putBeat(StateRecords.Beat beat) {
+        map(StateMaps.BEATS).set(StateMaps.rank(beat.rank()), json(beat));
+    }
+
+    /** @return every rank's live heartbeat the node daemons recorded, by rank */
+    public Map<Integer, StateRecords.Beat> beats() {
+        Map<Integer, StateRecords.Beat> beats = new TreeMap<>();
+        for (HazelcastJsonValue value : map(StateMaps.BEATS).values()) {
+            StateRecords.Beat beat = StateJson.read(value.toString(), StateRecords.Beat.class);
+            beats.put(beat.rank(), beat);
+        }
+        return beats;
+    }
+
+    /** Says which launch runs now, for the node daemons that watch its ranks. */
+    public void putLaunch(StateRecords.Launch launch) {
+        put(StateMaps.LAUNCH, StateMaps.THE, launch);
+    }
+
+    /** @return the launch running now, as the coordinator last said */
+    public Optional<StateRecords.Launch> launch() {
+        return read(StateMaps.LAUNCH, StateMaps.THE, StateRecords.Launch.class);
+    }
+
+    /** @return this member's address, {@code host:port}: where others join the cluster */
+    public String address() {
+        var address = member.getCluster().getLocalMember().getAddress();
+        return address.getHost() + ":" + address.getPort();
+    }
+
+    /** @return how many records were written through this member */
+    public int writtenCount() {
+        return written.values().stream().mapToInt(Set::size).sum();
+    }
+
+    /**
+     * @return the keys ({@code map/key}) written through this member that the cluster no longer holds in memory: what
+     *         losing members without their backups in place would lose (the state directory still has them, written
+     *         through). Reads the maps' keys as held, without loading from disk.
+     */
+    public List<String> missing() {
+        return written.entrySet().stream().flatMap(e -> {
+            Set<String> held = map(e.getKey()).keySet();
+            return e.getValue().stream().filter(key -> !held.contains(key)).map(key -> e.getKey() + "/" + key);
+        }).sorted().toList();
     }
 
     /** @return how many members the cluster has now */
@@ -95,6 +153,11 @@ public final class JobState implements StateSink, AutoCloseable {
      */
     public boolean safe() {
         return member.getPartitionService().isClusterSafe();
+    }
+
+    private void put(String map, String key, Object record) {
+        map(map).put(key, json(record));
+        written.computeIfAbsent(map, m -> ConcurrentHashMap.newKeySet()).add(key);
     }
 
     private IMap<String, HazelcastJsonValue> map(String name) {

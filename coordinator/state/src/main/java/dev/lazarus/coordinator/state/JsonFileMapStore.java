@@ -1,8 +1,5 @@
 package dev.lazarus.coordinator.state;
 
-import com.hazelcast.core.HazelcastJsonValue;
-import com.hazelcast.map.MapStore;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -10,6 +7,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import com.hazelcast.core.HazelcastJsonValue;
+import com.hazelcast.map.MapStore;
 
 /**
  * Keeps one of the coordinator's Hazelcast maps in {@link StateFiles}, written through: an entry is on disk when the

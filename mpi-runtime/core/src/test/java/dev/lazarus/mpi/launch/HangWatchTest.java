@@ -1,11 +1,10 @@
-package dev.lazarus.coordinator.launch;
+package dev.lazarus.mpi.launch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
-import dev.lazarus.mpi.launch.HeartbeatFile;
 
 import java.time.Duration;
 import java.util.List;
@@ -20,7 +19,7 @@ class HangWatchTest {
     private static Optional<HeartbeatSnapshot> beat(int iteration, long ago, double s, boolean finished) {
         long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
         return Optional.of(new HeartbeatSnapshot("n1", NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
-                false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of()));
+                false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0));
     }
 
     @Test
@@ -32,6 +31,9 @@ class HangWatchTest {
         assertEquals(HangWatch.MINIMUM, derived.timeout(List.of(Optional.empty())));
         assertEquals(Duration.ofSeconds(5), new HangWatch(Duration.ofSeconds(5)).timeout(List.of(beat(3, 0, 12.0,
                 false))), "--hang-timeout wins");
+        assertEquals(Duration.ofSeconds(10), new HangWatch(Duration.ofSeconds(5)).behindNodeDaemons()
+                .timeout(List.of(beat(3, 0, 12.0, false))), "behind node daemons: twice as patient");
+        assertEquals(Duration.ofSeconds(240), derived.behindNodeDaemons().timeout(List.of(beat(3, 0, 12.0, false))));
     }
 
     @Test
@@ -41,6 +43,9 @@ class HangWatchTest {
         List<Optional<HeartbeatSnapshot>> beats = List.of(beat(8, 9_000, 0.1, false), beat(7, 9_500, 0.1, false),
                 beat(8, 100, 0.1, false));
         assertEquals(Optional.of("rank 1 silent for 10 s in iteration 7 (hang timeout 5 s)"), watch.hung(beats, NOW));
+        assertEquals(1, watch.hang(beats, NOW).orElseThrow().rank());
+        // A node daemon watches its own node's ranks only: rank 1 elsewhere, its rank 0 is the one hung here.
+        assertEquals(0, watch.hang(List.of(beats.get(0), Optional.empty(), beats.get(2)), NOW).orElseThrow().rank());
     }
 
     @Test

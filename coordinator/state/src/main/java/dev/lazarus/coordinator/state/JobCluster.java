@@ -1,5 +1,9 @@
 package dev.lazarus.coordinator.state;
 
+import java.io.PrintStream;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.List;
 import com.hazelcast.config.Config;
 import com.hazelcast.config.JoinConfig;
 import com.hazelcast.config.MapConfig;
@@ -7,11 +11,6 @@ import com.hazelcast.config.MapStoreConfig;
 import com.hazelcast.config.NetworkConfig;
 import com.hazelcast.core.Hazelcast;
 import com.hazelcast.core.HazelcastInstance;
-
-import java.io.PrintStream;
-import java.security.SecureRandom;
-import java.util.HexFormat;
-import java.util.List;
 
 /**
  * The Hazelcast configuration of one job's cluster (open source, 5.x):
@@ -48,6 +47,21 @@ public record JobCluster(String job, String token, String address, int port, Lis
         }
     }
 
+    /** How long a member may be silent before the others count it lost (Hazelcast's default is 60 s). */
+    public static final int MAX_SILENT_SECONDS = 10;
+
+    /**
+     * A member of the job's cluster on this host: bound to this host's address in {@code network} (else the loopback),
+     * joining the members given.
+     *
+     * @param network {@code --net}'s CIDR, or null for the loopback
+     * @throws IllegalArgumentException one line when the network is not a CIDR or this host has no address in it
+     */
+    public static JobCluster onThisHost(String job, String token, String network, int port, List<String> members) {
+        String address = network == null ? "127.0.0.1" : Ipv4Cidr.localAddress(network);
+        return new JobCluster(job, token, address, port, members);
+    }
+
     /** A new random token (8 bytes, hex). */
     public static String newToken() {
         byte[] bytes = new byte[8];
@@ -73,6 +87,10 @@ public record JobCluster(String job, String token, String address, int port, Lis
         config.setProperty("hazelcast.socket.bind.any", "false");
         // A member of a one-member cluster need not wait to see whether others answer before it serves.
         config.setProperty("hazelcast.wait.seconds.before.join", "0");
+        // A killed node daemon's member is noticed within seconds, not Hazelcast's minute: until it is, operations on
+        // the partitions it owned wait.
+        config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(MAX_SILENT_SECONDS));
+        config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
         NetworkConfig network = config.getNetworkConfig();
         network.setPort(port).setPortAutoIncrement(true).setPortCount(PORTS);
         network.getInterfaces().setEnabled(true).addInterface(address);
@@ -89,12 +107,23 @@ public record JobCluster(String job, String token, String address, int port, Lis
             }
             config.addMapConfig(mapConfig);
         }
+        // Live heartbeats change every second: kept in memory with their backup, never written through.
+        config.addMapConfig(new MapConfig(StateMaps.BEATS).setBackupCount(BACKUPS).setAsyncBackupCount(0));
         return config;
     }
 
-    /** Starts a member of this cluster and returns the state it serves. */
+    /** Starts the coordinator's member of this cluster and returns the state it serves. */
     public JobState start(StateFiles files, PrintStream err) {
+        return start(files, JobState.COORDINATOR, err);
+    }
+
+    /**
+     * Starts a member of this cluster and returns the state it serves.
+     *
+     * @param writer who writes events through this member: the coordinator, or a node daemon by its node's name
+     */
+    public JobState start(StateFiles files, String writer, PrintStream err) {
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config(files, err));
-        return new JobState(member);
+        return new JobState(member, writer);
     }
 }

@@ -31,7 +31,7 @@ public final class StateJournal implements StateSink {
 
     @Override
     public void addEvent(StateRecords.Event event) throws IOException {
-        files.put(StateMaps.EVENTS, StateMaps.event(event.timeMillis(), JobState.WRITER), StateJson.write(event));
+        files.put(StateMaps.EVENTS, StateMaps.event(event.timeMillis(), JobState.COORDINATOR), StateJson.write(event));
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.lazarus.coordinator.launch;
+package dev.lazarus.mpi.launch;
 
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 
@@ -14,8 +14,10 @@ import java.util.Optional;
  * verification may take far longer than an iteration).
  *
  * @param explicit the timeout the user gave, or null for the derived one
+ * @param patience how many timeouts make a hang for this watch: 1, or 2 for the coordinator's watch behind node
+ *                 daemons that watch their ranks themselves (it only catches what a lost daemon no longer can)
  */
-public record HangWatch(Duration explicit) {
+public record HangWatch(Duration explicit, int patience) {
     /** The least a derived timeout can be. */
     public static final Duration MINIMUM = Duration.ofSeconds(60);
     /** How many median iterations of silence make a hang. */
@@ -26,27 +28,56 @@ public record HangWatch(Duration explicit) {
         if (explicit != null && (explicit.isNegative() || explicit.isZero())) {
             throw new IllegalArgumentException("--hang-timeout must be positive (got " + explicit.toSeconds() + ")");
         }
+        if (patience < 1) {
+            throw new IllegalArgumentException("patience " + patience + " must be at least 1");
+        }
+    }
+
+    /** @param explicit the timeout the user gave, or null for the derived one */
+    public HangWatch(Duration explicit) {
+        this(explicit, 1);
+    }
+
+    /** @return this watch, twice as patient: the coordinator's behind node daemons that watch their ranks */
+    public HangWatch behindNodeDaemons() {
+        return new HangWatch(explicit, 2);
     }
 
     /** @return the timeout for ranks with these heartbeats */
     public Duration timeout(List<Optional<HeartbeatSnapshot>> heartbeats) {
         if (explicit != null) {
-            return explicit;
+            return explicit.multipliedBy(patience);
         }
         double slowest = heartbeats.stream().flatMap(Optional::stream)
                 .mapToDouble(HeartbeatSnapshot::medianIterationSeconds).filter(Double::isFinite).max().orElse(0);
         Duration derived = Duration.ofMillis((long) Math.ceil(ITERATIONS * slowest * 1000));
-        return derived.compareTo(MINIMUM) > 0 ? derived : MINIMUM;
+        return (derived.compareTo(MINIMUM) > 0 ? derived : MINIMUM).multipliedBy(patience);
+    }
+
+    /**
+     * A hung rank.
+     *
+     * @param rank        the rank
+     * @param description what it did, for the log: how long it was silent, in which iteration, the timeout
+     */
+    public record Hang(int rank, String description) {
     }
 
     /**
      * The hung rank, when there is one: of the ranks silent for longer than the timeout, the one silent longest (the
      * others, waiting for it in MPI, stopped beating a little after it).
      *
-     * @param nowMillis the current time, epoch milliseconds
+     * @param heartbeats every rank's heartbeat by rank (empty for a rank that has none, or that this watch does not
+     *                   watch)
+     * @param nowMillis  the current time, epoch milliseconds
      * @return the hung rank, described for the log, or empty
      */
     public Optional<String> hung(List<Optional<HeartbeatSnapshot>> heartbeats, long nowMillis) {
+        return hang(heartbeats, nowMillis).map(Hang::description);
+    }
+
+    /** As {@link #hung}, with the rank's number. */
+    public Optional<Hang> hang(List<Optional<HeartbeatSnapshot>> heartbeats, long nowMillis) {
         Duration timeout = timeout(heartbeats);
         int oldest = -1;
         for (int rank = 0; rank < heartbeats.size(); rank++) {
@@ -63,7 +94,8 @@ public record HangWatch(Duration explicit) {
             return Optional.empty();
         }
         HeartbeatSnapshot beat = heartbeats.get(oldest).orElseThrow();
-        return Optional.of(String.format(Locale.ROOT, "rank %d silent for %.0f s in iteration %d (hang timeout %d s)",
-                oldest, (nowMillis - beat.lastBeatMillis()) / 1000.0, beat.iteration(), timeout.toSeconds()));
+        return Optional.of(new Hang(oldest, String.format(Locale.ROOT, "rank %d silent for %.0f s in iteration %d"
+                + " (hang timeout %d s)", oldest, (nowMillis - beat.lastBeatMillis()) / 1000.0, beat.iteration(),
+                timeout.toSeconds())));
     }
 }

@@ -41,6 +41,36 @@ public final class StateRecords {
     }
 
     /**
+     * A rank's last heartbeat as its node daemon last read it, in the cluster only (never on disk): what the daemons
+     * compare to tell the rank that stopped first from those that wait for it.
+     *
+     * @param rank           the rank
+     * @param node           its node
+     * @param lastBeatMillis its last heartbeat, epoch milliseconds
+     * @param finished       whether it reached its verdict (it is verifying or exiting, not hung)
+     */
+    public record Beat(int rank, String node, long lastBeatMillis, boolean finished) {
+    }
+
+    /**
+     * The launch running now, as the node daemons watch it: where its ranks' heartbeats are and when a silent rank
+     * is hung.
+     *
+     * @param launch            the launch's number (1-based, counted over allocations)
+     * @param statusDirectory   the launch's status directory (the ranks' heartbeats), an absolute path
+     * @param hangTimeoutMillis the hang timeout the user gave, or 0 for the one derived from the iteration times
+     * @param startedMillis     when it started, epoch milliseconds
+     * @param hang              what a node daemon found hung and killed in it, or null
+     */
+    public record Launch(int launch, String statusDirectory, long hangTimeoutMillis, long startedMillis, String hang) {
+
+        /** @return this launch, with a hang a node daemon found */
+        public Launch withHang(String what) {
+            return new Launch(launch, statusDirectory, hangTimeoutMillis, startedMillis, what);
+        }
+    }
+
+    /**
      * A checkpoint version on one level, complete for every rank.
      *
      * @param level          L1 or L3

@@ -11,9 +11,12 @@ public final class StateMaps {
     public static final String CATALOG = "catalog";
     public static final String EVENTS = "events";
     public static final String STATS = "stats";
+    public static final String LAUNCH = "launch";
+    /** The ranks' live heartbeats ({@link StateRecords.Beat}): in the cluster only, not in {@link #ALL}. */
+    public static final String BEATS = "beats";
     /** Every map. */
-    public static final List<String> ALL = List.of(JOB, RANKS, CATALOG, EVENTS, STATS);
-    /** The key of the one record of {@link #JOB} and of {@link #STATS}. */
+    public static final List<String> ALL = List.of(JOB, RANKS, CATALOG, EVENTS, STATS, LAUNCH);
+    /** The key of the one record of {@link #JOB}, {@link #STATS} and {@link #LAUNCH}. */
     public static final String THE = "the";
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -29,11 +32,12 @@ public final class StateMaps {
             case CATALOG -> StateRecords.Version.class;
             case EVENTS -> StateRecords.Event.class;
             case STATS -> StateRecords.Stats.class;
+            case LAUNCH -> StateRecords.Launch.class;
             default -> throw new IllegalArgumentException("no state map " + map);
         };
     }
 
-    static String rank(int rank) {
+    public static String rank(int rank) {
         return "rank-" + rank;
     }
 

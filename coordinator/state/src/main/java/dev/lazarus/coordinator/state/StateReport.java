@@ -33,8 +33,9 @@ public final class StateReport {
                         .append(System.lineSeparator()));
         b.append(String.format("%nevents:%n"));
         for (StateRecords.Event event : snapshot.events()) {
-            b.append(String.format(Locale.ROOT, "  %tF %<tT  launch %-3d %-8s %s%n", event.timeMillis(),
-                    event.launch(), event.kind(), event.text()));
+            // A node daemon's events belong to no launch (it outlives them): launch 0.
+            b.append(String.format(Locale.ROOT, "  %tF %<tT  %-10s %-8s %s%n", event.timeMillis(),
+                    event.launch() == 0 ? "" : "launch " + event.launch(), event.kind(), event.text()));
         }
         if (!snapshot.catalog().isEmpty()) {
             b.append(String.format("%ncatalog (as the last decision saw it):%n"));

@@ -1,4 +1,4 @@
-package dev.lazarus.coordinator.launch;
+package dev.lazarus.coordinator.state;
 
 import java.net.Inet4Address;
 import java.net.InetAddress;
