@@ -1,10 +1,11 @@
 # Shared by the recovery benchmarks (sourced, not run): find one `./lazarus run`'s processes and follow its ranks'
 # heartbeats. The caller sets $launched (the command's pid) and $log (its output); helpers read them.
 
-descendants() { # PID -> every descendant's pid, one a line
-  local children
-  children=$(ps -e -o pid=,ppid= | awk -v p="$1" '$2 == p {print $1}')
-  for c in $children; do echo "$c"; descendants "$c"; done
+descendants() { # PID -> every descendant's pid, one a line (one ps: cheap enough to poll)
+  ps -e -o pid=,ppid= | awk -v root="$1" '{parent[$1] = $2} END {
+    found[root] = 1
+    do { more = 0; for (p in parent) if (!(p in found) && (parent[p] in found)) { found[p] = 1; print p; more = 1 } }
+    while (more) }'
 }
 
 # A rank JVM, as dev.lazarus.mpi.launch.RankProcesses tells them: an Open MPI rank or MPJ's MulticoreStarter.
@@ -27,10 +28,16 @@ status_dir() {
   done
 }
 
-# heartbeat_int DIR OFFSET: an int of rank 0's heartbeat (dev.lazarus.mpi.launch.HeartbeatFile: 24 the iteration
-# begun, 32 the iterations); 0 while there is none
+# heartbeat_int DIR OFFSET [RANK]: an int of a rank's heartbeat, rank 0's by default
+# (dev.lazarus.mpi.launch.HeartbeatFile: 24 the iteration begun, 32 the iterations); 0 while there is none
 heartbeat_int() {
-  { od -An -t d4 -j "$2" -N 4 "$1/rank-0.heartbeat" 2>/dev/null || true; } | tr -d ' ' | grep . || echo 0
+  { od -An -t d4 -j "$2" -N 4 "$1/rank-${3:-0}.heartbeat" 2>/dev/null || true; } | tr -d ' ' | grep . || echo 0
+}
+
+# heartbeat_long DIR OFFSET [RANK]: a long of a rank's heartbeat (16 the last beat, epoch ms; 48 the set-up, 256 the
+# restore, nanoseconds); 0 while there is none
+heartbeat_long() {
+  { od -An -t d8 -j "$2" -N 8 "$1/rank-${3:-0}.heartbeat" 2>/dev/null || true; } | tr -d ' ' | grep . || echo 0
 }
 
 beats=""

@@ -13,6 +13,7 @@ import dev.lazarus.coordinator.launch.HostLoss;
 import dev.lazarus.coordinator.launch.HostPool;
 import dev.lazarus.coordinator.launch.HostProbe;
 import dev.lazarus.coordinator.launch.HostsFile;
+import dev.lazarus.coordinator.launch.L2Sets;
 import dev.lazarus.coordinator.launch.LaunchPlan;
 import dev.lazarus.coordinator.launch.LaunchRequest;
 import dev.lazarus.coordinator.launch.NodeDaemonProcesses;
@@ -210,11 +211,11 @@ final class RunCommand implements Callable<Integer> {
         JobKeeping keeping = keeping(settings.jobId());
         Path daemonSecret = settings.daemonMode().equals(NodeDaemonConfig.PROCESS) ? secret : null;
         if (newSecret == null || dryRun) {
-            return launch(request, job, keeping, daemonSecret, spareHosts, l2SetSize(settings), dryRun);
+            return launch(request, job, keeping, daemonSecret, spareHosts, l2Sets(settings), dryRun);
         }
         JobSecrets.create(newSecret);
         try {
-            return launch(request, job, keeping, daemonSecret, spareHosts, l2SetSize(settings), false);
+            return launch(request, job, keeping, daemonSecret, spareHosts, l2Sets(settings), false);
         } finally {
             Files.deleteIfExists(newSecret);
         }
@@ -233,9 +234,10 @@ final class RunCommand implements Callable<Integer> {
         return entries;
     }
 
-    /** @return the nodes per L2 set, or 0 when the ranks will not write L2 (where a lost node cannot be rebuilt) */
-    private int l2SetSize(CheckpointSettings settings) {
-        return hosts != null && settings.enabled() && settings.l2Every() > 0 ? settings.l2SetSize() : 0;
+    /** @return the L2 sets, or none when the ranks will not write L2 (where a lost node cannot be rebuilt) */
+    private L2Sets l2Sets(CheckpointSettings settings) {
+        return hosts != null && settings.enabled() && settings.l2Every() > 0
+                ? new L2Sets(settings.l2SetSize(), settings.l2Scheme()) : L2Sets.NONE;
     }
 
     /**
@@ -399,10 +401,10 @@ final class RunCommand implements Callable<Integer> {
      * @param daemonSecret the job's secret when the nodes' L2 work runs in node daemon processes, which are then
      *                     started on every host first and restarted before a relaunch where they died; else null
      * @param spareHosts   the hosts that take lost ones' places
-     * @param setSize      the nodes per L2 set, 0 without L2
+     * @param sets         the nodes' L2 sets, none without L2
      */
     private int launch(LaunchRequest request, JobOptions job, JobKeeping keeping, Path daemonSecret,
-                       List<HostsFile.Entry> spareHosts, int setSize, boolean dryRun) throws Exception {
+                       List<HostsFile.Entry> spareHosts, L2Sets sets, boolean dryRun) throws Exception {
         LaunchPlan plan = cli.launcher().plan(request);
         if (dryRun) {
             plan.environment().forEach((k, v) -> cli.out().println(k + "=" + v));
@@ -429,7 +431,7 @@ final class RunCommand implements Callable<Integer> {
             };
             try (HostPool pool = request.hostsFile() == null ? null : new HostPool(HostsFile.entries(
                     request.hostsFile(), "--hosts"), spareHosts, new HostProbe(request.rshAgent(),
-                    HostProbe.DEFAULT_TIMEOUT), daemons, setSize, cli.err())) {
+                    HostProbe.DEFAULT_TIMEOUT), daemons, sets, cli.err())) {
                 JobCoordinator coordinator = new JobCoordinator(launches, job, description, keeping.files(), cluster,
                         jobHosts(pool), cli.err());
                 handedOver = true;
@@ -454,8 +456,18 @@ final class RunCommand implements Callable<Integer> {
             }
 
             @Override
+            public boolean replaceable(HostLoss loss) {
+                return pool.replaceable(loss);
+            }
+
+            @Override
             public Optional<LaunchPlan> next(LaunchPlan plan, HostLoss loss) throws IOException {
                 return pool.replaceUnreachable(plan, loss, cli.launcher()::plan);
+            }
+
+            @Override
+            public List<String> nodes() {
+                return pool.nodes();
             }
         };
     }

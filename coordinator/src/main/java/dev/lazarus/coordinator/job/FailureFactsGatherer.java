@@ -107,8 +107,9 @@ final class FailureFactsGatherer {
             return outcome.hang();
         }
         List<Integer> silent = outcome.silentRanks();
-        return silent.isEmpty() ? "no rank named" : (silent.size() == 1 ? "rank " : "ranks ")
-                + (silent.size() == 1 ? silent.getFirst().toString() : silent.toString()) + " without a status";
+        String full = LevelIncidents.full(outcome).map(f -> f + "; ").orElse("");
+        return full + (silent.isEmpty() ? "no rank named" : (silent.size() == 1 ? "rank " : "ranks ")
+                + (silent.size() == 1 ? silent.getFirst().toString() : silent.toString()) + " without a status");
     }
 
     private static double finiteOr(double value, double otherwise) {

@@ -90,6 +90,7 @@ public final class JobCoordinator {
                 ? new LaunchDirective(true, "resuming the halted job from its checkpoint") : LaunchDirective.none();
         List<RestoreSources.Listed> restorable = List.of();
         int crashesBeforeMainLoop = 0;
+        LevelIncidents incidents = new LevelIncidents(err);
         int extra = 0;
         LaunchPlan current = plan;
         for (int launch = 1; ; launch++) {
@@ -101,6 +102,7 @@ public final class JobCoordinator {
             List<RestoreSources.Listed> listed = restorable;
             history.launched(outcome, (level, version) -> RestoreSources.bytes(listed, level, version));
             ledger.launched(outcome, history);
+            incidents.noteCorrupt(outcome, ledger);
             int number = launch;
             RecoveryTiming.of(outcome).ifPresent(line -> {
                 err.println("lazarus: launch " + number + ": " + line);
@@ -134,6 +136,10 @@ public final class JobCoordinator {
                 err.println("lazarus: relaunching the job once: its NVM restart failed and was recorded, so this"
                         + " launch rolls back");
             }
+            if (!hosts.replaceable(loss)) {
+                err.println("lazarus: giving up: a lost node has no spare to take its place");
+                return end(history, outcome, ledger, "gave up");
+            }
             Optional<String> giveUp = launch > options.maxRestarts() + extra
                     ? Optional.of(threw && extra == 1 ? "the relaunch failed its recovery attempt too"
                             : failure.get().description() + " after " + options.maxRestarts()
@@ -146,13 +152,17 @@ public final class JobCoordinator {
                 err.println("lazarus: giving up: " + giveUp.get());
                 return end(history, outcome, ledger, "gave up");
             }
-            restorable = options.sources().versions(history.restoreBytesPerSecond(), outcome.heartbeats());
+            restorable = incidents.withoutCorrupt(options.sources().versions(history.restoreBytesPerSecond(),
+                    outcome.heartbeats()));
             directive = decide(failure.get(), outcome, loss, history, restorable, launch,
                     options.maxRestarts() + extra, ended, ledger);
             Optional<LaunchPlan> next = hosts.next(current, loss);
             if (next.isEmpty()) {
                 err.println("lazarus: giving up: a lost node has no spare to take its place");
                 return end(history, outcome, ledger, "gave up");
+            }
+            if (!next.get().equals(current)) {
+                ledger.nodesNow(hosts.nodes());
             }
             current = next.get();
         }
@@ -174,10 +184,15 @@ public final class JobCoordinator {
                 history.nvmAccepted()).value();
     }
 
-    /** @return the failure to recover from, or empty when the launch's status is the job's */
+    /**
+     * @return the failure to recover from, or empty when the launch's status is the job's: a crash of a launch in
+     *         which a level had no room is classified as disk full
+     */
     static Optional<FailureClass> classify(LaunchOutcome outcome) {
         return switch (outcome.kind()) {
-            case CRASHED, NVM_ATTEMPT_FAILED -> Optional.of(FailureClass.RANK_CRASH);
+            case CRASHED -> Optional.of(LevelIncidents.full(outcome).isPresent() ? FailureClass.DISK_FULL
+                    : FailureClass.RANK_CRASH);
+            case NVM_ATTEMPT_FAILED -> Optional.of(FailureClass.RANK_CRASH);
             case HUNG -> Optional.of(FailureClass.HANG);
             case SUCCEEDED, FAILED, TIMED_OUT, NOT_STARTED, HALTED -> Optional.empty();
         };

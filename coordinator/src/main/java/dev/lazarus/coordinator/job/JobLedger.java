@@ -29,9 +29,12 @@ final class JobLedger implements AutoCloseable {
     private final long firstStartMillis;
     private final String priorState;
     private int launches;
+    /** The job's nodes now: the description's, until a spare takes a lost node's place. */
+    private List<String> nodes;
 
     private JobLedger(JobDescription job, StateRecorder recorder, StateSnapshot before) {
         this.job = job;
+        this.nodes = job.nodes();
         this.recorder = recorder;
         this.prior = before.stats();
         this.launches = before.job().map(StateRecords.Job::launches).orElse(0);
@@ -121,6 +124,19 @@ final class JobLedger implements AutoCloseable {
         recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "recovery", line));
     }
 
+    /** The job runs on {@code now} from the next launch on (spares in lost nodes' places); empty: unchanged. */
+    void nodesNow(List<String> now) {
+        if (!now.isEmpty()) {
+            nodes = List.copyOf(now);
+            recordJob("running");
+        }
+    }
+
+    /** Records something the ranks met on their levels ({@code kind}: corrupt). */
+    void incident(String kind, String line) {
+        recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, kind, line));
+    }
+
     /** Records what became of the job's nodes (lost, replaced by a spare). */
     void nodes(String line) {
         recorder.event(new StateRecords.Event(System.currentTimeMillis(), launches, "node", line));
@@ -148,7 +164,7 @@ final class JobLedger implements AutoCloseable {
     }
 
     private void recordJob(String state) {
-        recorder.job(new StateRecords.Job(job.job(), job.application(), job.arguments(), job.ranks(), job.nodes(),
+        recorder.job(new StateRecords.Job(job.job(), job.application(), job.arguments(), job.ranks(), nodes,
                 List.of(), launches, firstStartMillis, state));
     }
 

@@ -27,7 +27,7 @@ public final class HostPool implements AutoCloseable {
     private final Deque<HostsFile.Entry> spares;
     private final HostProbe probe;
     private final NodeDaemonProcesses daemons;
-    private final int setSize;
+    private final L2Sets sets;
     private final PrintStream err;
     private Path written;
 
@@ -35,15 +35,15 @@ public final class HostPool implements AutoCloseable {
      * @param hosts   the host file's hosts
      * @param spares  the spare hosts, in the order they are taken
      * @param daemons the job's node daemon processes, or null when the ranks run the nodes' work
-     * @param setSize the nodes per L2 set, 0 when the job has no L2
+     * @param sets    how the nodes form L2 sets ({@link L2Sets#NONE} without L2)
      */
     public HostPool(List<HostsFile.Entry> hosts, List<HostsFile.Entry> spares, HostProbe probe,
-                    NodeDaemonProcesses daemons, int setSize, PrintStream err) {
+                    NodeDaemonProcesses daemons, L2Sets sets, PrintStream err) {
         this.hosts = new ArrayList<>(hosts);
         this.spares = new ArrayDeque<>(spares);
         this.probe = probe;
         this.daemons = daemons;
-        this.setSize = setSize;
+        this.sets = sets;
         this.err = err;
     }
 
@@ -58,6 +58,11 @@ public final class HostPool implements AutoCloseable {
                                 : "listed twice") + "; a spare must be a host the job does not use");
             }
         }
+    }
+
+    /** @return the job's hosts now, in host file order, spares in lost ones' places */
+    public List<String> nodes() {
+        return hosts.stream().map(HostsFile.Entry::host).toList();
     }
 
     /** @return the spare hosts not taken yet */
@@ -81,7 +86,18 @@ public final class HostPool implements AutoCloseable {
             }
         }
         lost.forEach(h -> err.println("lazarus: node " + h.host() + " was lost: it " + h.how()));
-        return new HostLoss(lost, setSize);
+        return new HostLoss(lost, sets.setSize(), sets.scheme(), hosts.size());
+    }
+
+    /** @return whether a spare is left for every unreachable node of {@code loss}; said in one line when not */
+    public boolean replaceable(HostLoss loss) {
+        int gone = loss.unreachable().size();
+        if (gone > spares.size()) {
+            err.println("lazarus: " + gone + " node(s) do not answer and " + (spares.isEmpty() ? "no"
+                    : "only " + spares.size()) + " spare host(s) are left (--spares)");
+            return false;
+        }
+        return true;
     }
 
     /**
@@ -98,9 +114,7 @@ public final class HostPool implements AutoCloseable {
         if (gone.isEmpty()) {
             return Optional.of(plan);
         }
-        if (gone.size() > spares.size()) {
-            err.println("lazarus: " + gone.size() + " node(s) do not answer and " + (spares.isEmpty() ? "no"
-                    : "only " + spares.size()) + " spare host(s) are left (--spares)");
+        if (!replaceable(loss)) {
             return Optional.empty();
         }
         for (HostLoss.LostHost lost : gone) {
@@ -111,7 +125,7 @@ public final class HostPool implements AutoCloseable {
             }
             err.println("lazarus: node " + lost.host() + " is replaced by spare " + spare.host() + " (host "
                     + (lost.node() + 1) + " of " + hosts.size() + "): its ranks start there"
-                    + (setSize > 0 ? " and rebuild their L1 files from L2" : "") + "; " + spares.size()
+                    + (sets.setSize() > 0 ? " and rebuild their L1 files from L2" : "") + "; " + spares.size()
                     + " spare(s) left");
         }
         return Optional.of(planner.apply(withHostFile(plan.request(), write())));

@@ -35,6 +35,11 @@ public final class InstallLayout {
         return home.resolve("recovery");
     }
 
+    /** The module directory of the node daemon (its process runs on the module's own class path). */
+    public Path nodeDaemonModule() {
+        return home.resolve("node-daemon");
+    }
+
     /** The module directory of the bundled applications (the NPB kernels). */
     public Path applicationsModule() {
         return home.resolve("examples").resolve("npb-java");

@@ -346,20 +346,21 @@ public final class JobLauncher {
     }
 
     /**
-     * The command of one node daemon process of a planned job ({@code --node-daemon process}): this JDK, the ranks'
-     * class path and their {@code -D} settings (so it resolves the node's name, L1 and run directory as the node's
-     * ranks do), a small heap, the module access Hazelcast asks for, and {@code NodeDaemonMain --job JOB --secret FILE}
-     * followed by {@code daemonArguments} (how it joins the job's cluster, when it does). Run on a host through
-     * {@link NodeDaemonProcesses}.
+     * The command of one node daemon process of a planned job ({@code --node-daemon process}): this JDK, the node
+     * daemon module's class path (Hazelcast included, which the ranks' lacks), the ranks' {@code -D} settings (so it
+     * resolves the node's name, L1 and run directory as the node's ranks do), a small heap, the module access
+     * Hazelcast asks for, and {@code NodeDaemonMain --job JOB --secret FILE} followed by {@code daemonArguments} (how
+     * it joins the job's cluster, when it does). Run on a host through {@link NodeDaemonProcesses}.
      */
     public List<String> nodeDaemonCommand(LaunchPlan plan, String job, Path secret, List<String> daemonArguments) {
         List<String> command = new ArrayList<>(List.of(javaHome.resolve("bin/java").toString(), "-Xmx256m",
                 "-XX:+UseSerialGC"));
         command.addAll(HAZELCAST_MODULE_ACCESS);
         plan.request().jvmOptions().stream().filter(o -> o.startsWith("-Dlazarus.")).forEach(command::add);
-        int classpath = plan.command().indexOf("-cp");
-        command.addAll(List.of("-cp", plan.command().get(classpath + 1), NodeDaemonMain.class.getName(), "--job", job,
-                "--secret", secret.toAbsolutePath().toString()));
+        String classpath = layout.moduleClasspath(layout.nodeDaemonModule()).stream().map(Path::toString)
+                .collect(Collectors.joining(":"));
+        command.addAll(List.of("-cp", classpath, NodeDaemonMain.class.getName(), "--job", job, "--secret",
+                secret.toAbsolutePath().toString()));
         command.addAll(daemonArguments);
         return command;
     }

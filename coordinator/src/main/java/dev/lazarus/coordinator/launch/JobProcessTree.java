@@ -1,14 +1,14 @@
 package dev.lazarus.coordinator.launch;
 
-import dev.lazarus.mpi.launch.ProcessEnvironment;
+import dev.lazarus.mpi.launch.ProcFiles;
 
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -84,7 +84,7 @@ final class JobProcessTree implements AutoCloseable {
 
     private boolean isMarked(long pid) {
         // Ended meanwhile, or another user's: not started by this launch.
-        return ProcessEnvironment.has(pid, markName, markValue);
+        return ProcFiles.environmentHas(pid, markName, markValue);
     }
 
     /**

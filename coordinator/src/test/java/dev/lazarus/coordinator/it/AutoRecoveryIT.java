@@ -3,6 +3,7 @@ package dev.lazarus.coordinator.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.lazarus.testing.LazarusProcess;
 import dev.lazarus.testing.RunningJob;
@@ -157,6 +158,47 @@ class AutoRecoveryIT {
         assertEquals(0, status.exitStatus(), status.output());
         assertTrue(Pattern.compile("restores measured: L1 \\d+\\.\\d MB/s").matcher(status.output()).find(),
                 status.output());
+    }
+
+    /**
+     * L1 on a RAM disk with no room (a 64 KiB tmpfs; root only): every checkpoint fails for lack of space, said once
+     * per rank, the run goes on, and a rank killed part way is a disk full failure, with the version that did not fit;
+     * with no version to restore and R 0 the relaunch starts from the beginning and verifies.
+     */
+    @Test
+    void aCrashWhileL1IsFullIsADiskFullFailure() throws Exception {
+        assumeTrue("root".equals(System.getProperty("user.name")), "mounting a tmpfs needs root");
+        Path l1 = Files.createDirectories(dir.resolve("l1"));
+        mount(l1);
+        String out;
+        try {
+            RunningJob job = RunningJob.start(heat("openmpi", "auto-full", plan("solver.HEAT", HEAT_REGIONS, 0.0),
+                    "--ckpt-every", "400", "--ckpt-dir", l1.toString(), "--pfs-dir", "off"), Map.of());
+            waitFor(job, "iteration   1920");
+            out = killARankAndAwaitRecovery(job, "disk full");
+        } finally {
+            run("umount", l1.toString());
+        }
+        assertTrue(Pattern.compile("lazarus: failure 1: disk full \\(L1 had no room for version \\d+ of rank \\d on"
+                + " node \\S+; ranks? \\[?[0-9, ]+]? without a status\\)").matcher(out).find(), out);
+        assertTrue(out.contains("-> beginning [cheapest]"), out);
+        assertTrue(out.contains("1 failures {disk full=1}"), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        // One line per rank and launch says the level is full, and one per launch that checkpoints are incomplete,
+        // not one per checkpoint.
+        assertEquals(4, count(out, "did not reach L1: "), out);
+        assertEquals(2, count(out, "is incomplete: a rank failed to write it"), out);
+    }
+
+    private static void mount(Path directory) throws Exception {
+        run("mount", "-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs", directory.toString());
+    }
+
+    private static void run(String... command) throws Exception {
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String text = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0,
+                String.join(" ", command) + ": " + text);
     }
 
     /**

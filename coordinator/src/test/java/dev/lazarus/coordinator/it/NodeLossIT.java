@@ -151,6 +151,9 @@ class NodeLossIT {
             // The powered-off host's daemon was a member of the job's cluster: the state lost nothing with it.
             assertTrue(out.contains("lazarus: the job's cluster holds all "), out);
         }
+        // The job's state names the spare in the lost host's place.
+        String recorded = Files.readString(dir.resolve("state").resolve(job).resolve("job").resolve("the.json"));
+        assertTrue(recorded.contains("\"" + spare + "\"") && !recorded.contains("\"" + lost + "\""), recorded);
     }
 
     /**

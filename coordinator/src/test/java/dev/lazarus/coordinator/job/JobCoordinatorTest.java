@@ -49,9 +49,16 @@ class JobCoordinatorTest {
     private static Optional<HeartbeatSnapshot> beat(int iteration, boolean resumed, boolean finished,
                                                     boolean accepted, boolean rolledBack,
                                                     List<HeartbeatFile.Held> held) {
+        return beat(iteration, resumed, finished, accepted, rolledBack, held, HeartbeatFile.Incidents.NONE);
+    }
+
+    private static Optional<HeartbeatSnapshot> beat(int iteration, boolean resumed, boolean finished,
+                                                    boolean accepted, boolean rolledBack,
+                                                    List<HeartbeatFile.Held> held, HeartbeatFile.Incidents incidents) {
         long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), iteration, 1, 100, 100, true,
-                resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth, held, 0));
+                resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth, held, 0,
+                incidents));
     }
 
     private static LaunchOutcome crashedAt(int iteration) {
@@ -86,6 +93,11 @@ class JobCoordinatorTest {
             @Override
             public HostLoss survey() {
                 return surveys.isEmpty() ? HostLoss.NONE : surveys.removeFirst();
+            }
+
+            @Override
+            public boolean replaceable(HostLoss loss) {
+                return loss.unreachable().size() <= left[0];
             }
 
             @Override
@@ -169,6 +181,29 @@ class JobCoordinatorTest {
      * with the 20 iterations left and the verification). A node loss cannot read L1 alone and v80 cannot be rebuilt
      * yet, so L2 v60 (1.6 GB/s until measured: 0.3 s, 4.4 s in all), still far below the beginning's 11.1 s.
      */
+    /**
+     * A crash of a launch in which a rank's L1 had no room is classified as disk full; a version a rank found corrupt
+     * is said once and not offered again: the same crash as below restores L1 v60, not the corrupt v80.
+     */
+    @Test
+    void aFullLevelMakesADiskFullFailureAndACorruptVersionIsNotOfferedAgain() throws Exception {
+        JobOptions options = new JobOptions(10, RecoveryMode.AUTO, new HangWatch(null), new RestoreSources(
+                new CheckpointDirectory(Path.of("/nonexistent/l1"), "cg"), null, false), 0.0, true);
+        List<HeartbeatFile.Held> held = List.of(held(60, true), held(80, true));
+        LaunchOutcome crashed = new LaunchOutcome(LaunchOutcome.Kind.CRASHED, 1, List.of(0, 1), null,
+                List.of(beat(90, false, false, false, false, held, new HeartbeatFile.Incidents(0, 0, 1, 80)),
+                        beat(90, false, false, false, false, held, new HeartbeatFile.Incidents(1, 90, 0, 0))), 5.0);
+        assertEquals(0, runOnHosts(options, List.of(), 0, new ArrayList<>(), crashed, succeeded(false)));
+        String out = printed();
+        assertTrue(out.contains("lazarus: failure 1: disk full (L1 had no room for version 90 of rank 1 on node n1;"
+                + " ranks [0, 1] without a status)"), out);
+        assertEquals(1, out.split("lazarus: corrupt checkpoint: rank 0 found version 80 on L1 corrupt \\(it failed"
+                + " its checksum\\) and restored an older one; it is not offered again", -1).length - 1, out);
+        assertFalse(out.contains("L1 v80"), out);
+        assertTrue(out.contains("-> L1 v60 [cheapest]"), out);
+        assertTrue(out.contains("1 failures {disk full=1}"), out);
+    }
+
     @Test
     void onSeveralNodesL1IsWhatTheHeartbeatsListAndANodeLossRebuildsItFromL2() throws Exception {
         JobOptions options = new JobOptions(10, RecoveryMode.AUTO, new HangWatch(null), new RestoreSources(
@@ -203,6 +238,7 @@ class JobCoordinatorTest {
                 crashedAt(50)));
         assertEquals(1, plans.size());
         assertTrue(printed().contains("lazarus: giving up: a lost node has no spare to take its place"), printed());
+        assertFalse(printed().contains("failure 1:"), "nothing is decided for a job that cannot go on: " + printed());
     }
 
     @Test

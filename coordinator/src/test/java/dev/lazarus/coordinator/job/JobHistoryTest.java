@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lazarus.coordinator.launch.LaunchOutcome;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
+import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.recovery.policy.Level;
 
 import java.util.Arrays;
@@ -22,7 +23,7 @@ class JobHistoryTest {
     private static Optional<HeartbeatSnapshot> beat(Restore restored) {
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), 60, 51, 100, 100, true, false,
                 true, true, false, restored, 2_000_000_000L, 0, new long[] {100_000_000L},
-                List.of(), 0));
+                List.of(), 0, HeartbeatFile.Incidents.NONE));
     }
 
     private static LaunchOutcome launchWith(Restore... restores) {

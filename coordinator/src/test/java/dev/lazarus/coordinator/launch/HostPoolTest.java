@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.store.level.l2.L2Scheme;
+
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -64,7 +66,7 @@ class HostPoolTest {
         List<HostsFile.Entry> spares = entries("spares", "# spares\nroot@s1 slots=8\ns2\n");
         Path written;
         try (HostPool pool = new HostPool(hosts, spares, new HostProbe(agent.toString(), Duration.ofSeconds(20)),
-                null, 3, err)) {
+                null, new L2Sets(3, L2Scheme.XOR), err)) {
             HostLoss loss = pool.survey();
             assertEquals(1, loss.lost().size(), loss.toString());
             HostLoss.LostHost lost = loss.lost().getFirst();
@@ -100,7 +102,7 @@ class HostPoolTest {
     void nothingLostKeepsThePlanAndTooFewSparesEndTheJob() throws Exception {
         List<HostsFile.Entry> hosts = entries("hosts", "n1\ndead2\ndead3\n");
         try (HostPool pool = new HostPool(hosts, entries("spares", "s1\n"), new HostProbe(agent.toString(),
-                Duration.ofSeconds(20)), null, 0, err)) {
+                Duration.ofSeconds(20)), null, L2Sets.NONE, err)) {
             LaunchPlan plan = plan(dir.resolve("hosts"));
             assertSame(plan, pool.replaceUnreachable(plan, HostLoss.NONE, r -> {
                 throw new AssertionError("nothing to re-plan");
@@ -147,5 +149,27 @@ class HostPoolTest {
         assertEquals(Optional.of(List.of("n3", "n4")), new HostLoss(List.of(a, b, c), 2).lostSet());
         assertEquals(Optional.of(List.of("n1", "n3")), new HostLoss(List.of(a, b), 4).lostSet());
         assertEquals(Optional.empty(), new HostLoss(List.of(a, b, c), 0).lostSet(), "no L2, no set");
+    }
+
+    /** PARTNER copies each node's files on the next node of its set: only a node lost with that partner is lost. */
+    @Test
+    void underPartnerOnlyANodeLostWithItsPartnerIsASetLoss() {
+        HostLoss.LostHost n1 = new HostLoss.LostHost(0, "n1", false, "");
+        HostLoss.LostHost n3 = new HostLoss.LostHost(2, "n3", false, "");
+        HostLoss.LostHost n4 = new HostLoss.LostHost(3, "n4", false, "");
+        HostLoss.LostHost n5 = new HostLoss.LostHost(4, "n5", false, "");
+        // One set of 4: n1 and n3 are not each other's partners (n1's is n2, n3's is n4); XOR loses both.
+        assertEquals(Optional.empty(), new HostLoss(List.of(n1, n3), 4, L2Scheme.PARTNER, 4).lostSet());
+        assertEquals(Optional.of(List.of("n1", "n3")), new HostLoss(List.of(n1, n3), 4, L2Scheme.XOR, 4).lostSet());
+        assertEquals(Optional.of(List.of("n3", "n4")), new HostLoss(List.of(n3, n4), 4, L2Scheme.PARTNER, 4)
+                .lostSet());
+        // n4 is the last of its set: its partner wraps round to n1.
+        assertEquals(Optional.of(List.of("n1", "n4")), new HostLoss(List.of(n1, n4), 4, L2Scheme.PARTNER, 4)
+                .lostSet());
+        // Five nodes in sets of 3: the last set is {n4, n5}, and n5's partner is n4.
+        assertEquals(Optional.of(List.of("n4", "n5")), new HostLoss(List.of(n4, n5), 3, L2Scheme.PARTNER, 5)
+                .lostSet());
+        assertEquals(Optional.empty(), new HostLoss(List.of(n1, n4), 3, L2Scheme.PARTNER, 5).lostSet(),
+                "two sets");
     }
 }

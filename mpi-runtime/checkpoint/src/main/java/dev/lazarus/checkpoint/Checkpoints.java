@@ -80,7 +80,8 @@ public final class Checkpoints implements AutoCloseable {
     private final PfsRetention pfsRetention;
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
-    private final DrainFailureLog drainFailures = new DrainFailureLog();
+    private final LevelFailureLog levelFailures = new LevelFailureLog();
+    private final LevelIncidents incidents = new LevelIncidents();
     private String restoredFrom = "";
     private Level deepestRestored;
     /** Whether this run writes unverified versions (recovery invariant 2). */
@@ -181,8 +182,12 @@ public final class Checkpoints implements AutoCloseable {
         String error = null;
         try {
             stats = checkpointer.checkpoint(version);
+            incidents.roomOn(LevelIncidents.L1);
         } catch (IOException | RuntimeException e) {
             error = e.getMessage();
+            if (LevelIncidents.noRoom(e)) {
+                incidents.full(LevelIncidents.L1, version);
+            }
         }
         // One allreduce: did every rank write this version, and which L3 version may every rank have drained.
         long[] agreed = {error == null ? 1L : 0L, pfsRetention.newestDrained()};
@@ -203,7 +208,13 @@ public final class Checkpoints implements AutoCloseable {
             prune();
             pfsRetention.agree(comm, agreed[1]);
         } else if (error != null) {
-            log.accept("rank " + comm.rank() + ": checkpoint " + version + " failed: " + error);
+            // A full RAM disk fails every checkpoint after: said once, and again when one fits.
+            levelFailures.failed(Level.L1.name(), version, error)
+                    .ifPresent(line -> log.accept("rank " + comm.rank() + ": " + line));
+        }
+        if (error == null) {
+            levelFailures.reached(Level.L1.name(), version)
+                    .ifPresent(line -> log.accept("rank " + comm.rank() + ": " + line));
         }
         return new CheckpointReport(version, everyRank, stats, error, waited);
     }
@@ -436,8 +447,15 @@ public final class Checkpoints implements AutoCloseable {
         if (result.ok() && result.level().equals(Level.L3.name())) {
             pfsRetention.drained(result.version());
         }
-        (result.ok() ? drainFailures.reached(result.level(), result.version())
-                : drainFailures.failed(result.level(), result.version(), result.error()))
+        if (result.level().equals(Level.L3.name())) {
+            if (result.ok()) {
+                incidents.roomOn(LevelIncidents.L3);
+            } else if (LevelIncidents.noRoom(result.error())) {
+                incidents.full(LevelIncidents.L3, result.version());
+            }
+        }
+        (result.ok() ? levelFailures.reached(result.level(), result.version())
+                : levelFailures.failed(result.level(), result.version(), result.error()))
                 .ifPresent(line -> log.accept("rank " + comm.rank() + ": " + line));
     }
 
@@ -477,6 +495,7 @@ public final class Checkpoints implements AutoCloseable {
             return true;
         } catch (CorruptCheckpointException e) {
             reasons.add(e.getMessage());
+            incidents.corrupt(level == l1 ? LevelIncidents.L1 : LevelIncidents.L3, version);
         } catch (IOException e) {
             reasons.add(level.root() + ": " + e);
         }
@@ -524,7 +543,8 @@ public final class Checkpoints implements AutoCloseable {
         if (l2Protected >= 0) {
             versions.add(l2Protected);
         }
-        versions.removeIf(v -> !Files.exists(l1.manifestFile(v, comm.rank())));
+        // A version a restore found corrupt is not offered again.
+        versions.removeIf(v -> !Files.exists(l1.manifestFile(v, comm.rank())) || incidents.corruptOnL1(v));
         held.keySet().retainAll(versions);
         List<HeartbeatFile.Held> list = new ArrayList<>();
         for (long version : versions) {
@@ -534,6 +554,11 @@ public final class Checkpoints implements AutoCloseable {
                     .withL2Parity(l2.enabled() && Files.exists(ParityFiles.manifest(l1, version))));
         }
         return list;
+    }
+
+    /** @return the newest level found full and version found corrupt, for the heartbeat */
+    public HeartbeatFile.Incidents incidents() {
+        return incidents.newest();
     }
 
     private static long size(Path file) {

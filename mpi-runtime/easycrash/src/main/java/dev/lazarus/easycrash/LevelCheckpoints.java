@@ -8,6 +8,7 @@ import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.launch.HaltNotice;
 import dev.lazarus.mpi.launch.HeartbeatFile.Held;
 import dev.lazarus.mpi.launch.HeartbeatFile.Restore;
+import dev.lazarus.mpi.launch.HeartbeatFile;
 import dev.lazarus.mpi.launch.JobHaltedException;
 import dev.lazarus.mpi.launch.LaunchDirective;
 import dev.lazarus.store.level.CheckpointDirectory;
@@ -35,6 +36,8 @@ final class LevelCheckpoints implements AutoCloseable {
     private final CheckpointSchedule schedule;
     /** When {@link #heldOnL1} was last listed, {@link System#nanoTime}. */
     private long heldListed = System.nanoTime();
+    /** Whether an incomplete checkpoint was said since the last complete one. */
+    private boolean incompleteSaid;
     /** What the coordinator chose this launch to restore ({@link LaunchDirective#restoreAtMost}). */
     private final LaunchDirective directive;
     private final PrintStream log;
@@ -145,6 +148,11 @@ final class LevelCheckpoints implements AutoCloseable {
         return checkpoints.heldOnL1();
     }
 
+    /** @return the newest level found full and version found corrupt ({@link Checkpoints#incidents}) */
+    HeartbeatFile.Incidents incidents() {
+        return checkpoints.incidents();
+    }
+
     /** @return whether the heartbeat's list of versions on L1 is due again ({@value #HELD_REFRESH_MILLIS} ms) */
     boolean heldOnL1Due() {
         return System.nanoTime() - heldListed > HELD_REFRESH_MILLIS * 1_000_000L;
@@ -165,11 +173,17 @@ final class LevelCheckpoints implements AutoCloseable {
         CheckpointReport report = checkpoints.checkpoint(iteration);
         schedule.checkpointed(comm, iteration, System.nanoTime() - start);
         if (!report.complete()) {
-            if (log != null) {
-                log.println("lazarus: checkpoint " + iteration + " is incomplete: a rank failed to write it");
+            // A full level fails every checkpoint after: said once, until one is complete again.
+            if (log != null && !incompleteSaid) {
+                log.println("lazarus: checkpoint " + iteration + " is incomplete: a rank failed to write it (the next"
+                        + " incomplete ones are not said until one is complete)");
             }
+            incompleteSaid = true;
+            // The heartbeat says what went wrong at once (its list of versions is due now).
+            heldListed = System.nanoTime() - HELD_REFRESH_MILLIS * 1_000_000L - 1;
             return false;
         }
+        incompleteSaid = false;
         if (comm.allreduce(HaltNotice.posted(System.getenv()) ? 1L : 0L, ReduceOp.MAX) == 1L) {
             throw new JobHaltedException(iteration);
         }

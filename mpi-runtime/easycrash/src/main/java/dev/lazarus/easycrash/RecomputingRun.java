@@ -190,7 +190,7 @@ public final class RecomputingRun {
         heartbeat.start(first, app.iterations(), app.maxIterations(), !easyCrash.plainArrays(), fromNvm,
                 restored, start - setUpStart);
         if (levels != null) {
-            heartbeat.heldOnL1(levels.heldOnL1());
+            tellLevels(heartbeat, levels);
             levels.mainLoopStarts();
         }
         for (int it = first; it <= app.iterations(); it++) {
@@ -230,8 +230,14 @@ public final class RecomputingRun {
         easyCrash.beginIteration(iteration);
         app.iterate(iteration, easyCrash);
         if (levels != null && (levels.afterIteration(iteration) || levels.heldOnL1Due())) {
-            heartbeat.heldOnL1(levels.heldOnL1());
+            tellLevels(heartbeat, levels);
         }
+    }
+
+    /** The heartbeat says what the levels hold and what went wrong with them, for the coordinator. */
+    private static void tellLevels(Heartbeat heartbeat, LevelCheckpoints levels) {
+        heartbeat.heldOnL1(levels.heldOnL1());
+        heartbeat.incidents(levels.incidents());
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.lazarus.testing;
 
+import dev.lazarus.mpi.launch.ProcFiles;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -113,7 +115,7 @@ public record NetnsHosts(String prefix, Path hostfile, Map<String, String> env) 
         }
         List<String> matching = new ArrayList<>();
         for (String pid : listed.split("\\s+")) {
-            if (!pid.isBlank() && ProcessHandle.of(Long.parseLong(pid)).flatMap(p -> p.info().commandLine())
+            if (!pid.isBlank() && ProcFiles.commandLine(Long.parseLong(pid))
                     .filter(line -> line.contains(command)).isPresent()) {
                 matching.add(pid);
             }

@@ -5,8 +5,8 @@ import dev.lazarus.coordinator.state.StateRecords;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
 import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
-import dev.lazarus.mpi.launch.ProcessEnvironment;
 import dev.lazarus.mpi.launch.HeartbeatFile;
+import dev.lazarus.mpi.launch.ProcFiles;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -175,7 +175,7 @@ final class RankWatch implements AutoCloseable {
 
     /** Whether {@code process}'s environment names the launch's status directory. */
     static boolean isRankOf(ProcessHandle process, Path directory) {
-        return ProcessEnvironment.has(process.pid(), ExitStatusFiles.ENV, directory.toString());
+        return ProcFiles.environmentHas(process.pid(), ExitStatusFiles.ENV, directory.toString());
     }
 
     /**

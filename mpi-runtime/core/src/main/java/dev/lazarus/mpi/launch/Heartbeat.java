@@ -179,6 +179,19 @@ public final class Heartbeat implements AutoCloseable {
         endWrite(seq);
     }
 
+    /** Records what went wrong with the rank's checkpoint levels (what the coordinator classifies a failure by). */
+    public void incidents(HeartbeatFile.Incidents incidents) {
+        if (page == null) {
+            return;
+        }
+        long seq = beginWrite();
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.FULL_LEVEL_AT, incidents.fullLevel());
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.FULL_VERSION_AT, incidents.fullVersion());
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.CORRUPT_LEVEL_AT, incidents.corruptLevel());
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.CORRUPT_VERSION_AT, incidents.corruptVersion());
+        endWrite(seq);
+    }
+
     /**
      * The run has ended with a verdict.
      *

@@ -32,7 +32,10 @@ import java.util.Optional;
  * 400 int   a bit per listed version written from unverified state (bit i: the i-th)
  * 404 int   a bit per listed version whose L2 parity this rank's node has written
  * 408 long  the rank's process id (written once, at open): whom its node daemon kills when it hangs
- * 416 ...   zero (room to grow)
+ * 416 int   the level a checkpoint could not be written to for lack of space (1 L1, 3 L3; 0 none)
+ * 420 int   the level a restore found a version corrupt on (1 L1, 3 L3; 0 none)
+ * 424 long  the version that did not fit           432 long  the version found corrupt
+ * 440 ...   zero (room to grow)
  * </pre>
  */
 public final class HeartbeatFile {
@@ -66,6 +69,10 @@ public final class HeartbeatFile {
     static final int HELD_UNVERIFIED_AT = 400;
     static final int HELD_PARITY_AT = 404;
     static final int PID_AT = 408;
+    static final int FULL_LEVEL_AT = 416;
+    static final int CORRUPT_LEVEL_AT = 420;
+    static final int FULL_VERSION_AT = 424;
+    static final int CORRUPT_VERSION_AT = 432;
     /** The most versions on L1 a heartbeat lists. */
     public static final int MAX_HELD = 8;
 
@@ -147,7 +154,10 @@ public final class HeartbeatFile {
                 (flags & ROLLED_BACK) != 0, new Restore(page.getLong(RESTORED_AT),
                         Math.clamp(page.getInt(RESTORE_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
                         Math.max(0, page.getLong(RESTORE_NANOS_AT))), page.getLong(SET_UP_AT),
-                page.getLong(VERIFICATION_AT), durations, held, page.getLong(PID_AT)));
+                page.getLong(VERIFICATION_AT), durations, held, page.getLong(PID_AT),
+                new Incidents(Math.clamp(page.getInt(FULL_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
+                        page.getLong(FULL_VERSION_AT), Math.clamp(page.getInt(CORRUPT_LEVEL_AT), 0,
+                                Restore.DEEPEST_LEVEL), page.getLong(CORRUPT_VERSION_AT))));
     }
 
     /**
@@ -162,6 +172,30 @@ public final class HeartbeatFile {
         /** @return this with {@code l2Parity} as given */
         public Held withL2Parity(boolean written) {
             return new Held(version, bytes, verified, written);
+        }
+    }
+
+    /**
+     * What went wrong with the rank's checkpoint levels, newest of each: a level a checkpoint did not fit on (disk
+     * full), and a version a restore found corrupt (it failed its checksum, and an older one was restored).
+     *
+     * @param fullLevel      1 (L1) or 3 (L3) for the level that was full, 0 for none
+     * @param fullVersion    the version that did not fit
+     * @param corruptLevel   1 (L1) or 3 (L3) for the level a corrupt version was found on, 0 for none
+     * @param corruptVersion that version
+     */
+    public record Incidents(int fullLevel, long fullVersion, int corruptLevel, long corruptVersion) {
+        /** Nothing went wrong. */
+        public static final Incidents NONE = new Incidents(0, 0, 0, 0);
+
+        /** @return whether a level was full */
+        public boolean full() {
+            return fullLevel > 0;
+        }
+
+        /** @return whether a version was found corrupt */
+        public boolean corrupt() {
+            return corruptLevel > 0;
         }
     }
 
@@ -218,12 +252,14 @@ public final class HeartbeatFile {
      * @param durations         the last iterations' durations, nanoseconds, in no particular order
      * @param heldOnL1          the versions complete on L1 as this rank last listed them, oldest first
      * @param pid               the rank's process id (0 when unknown)
+     * @param incidents         the newest level that was full and version found corrupt, as the rank met them
      */
     public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
                                     boolean rolledBack, Restore restored, long setUpNanos,
-                                    long verificationNanos, long[] durations, List<Held> heldOnL1, long pid) {
+                                    long verificationNanos, long[] durations, List<Held> heldOnL1, long pid,
+                                    Incidents incidents) {
 
         public HeartbeatSnapshot {
             heldOnL1 = List.copyOf(heldOnL1);

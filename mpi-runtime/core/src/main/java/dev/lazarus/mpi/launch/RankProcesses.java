@@ -15,7 +15,8 @@ public final class RankProcesses {
      */
     public static boolean isRankJvm(ProcessHandle process) {
         boolean java = process.info().command().map(c -> c.endsWith("/java")).orElse(false);
-        return java && process.info().commandLine().map(c -> c.contains("MulticoreStarter")
+        // Read from /proc: ProcessHandle.Info's command line stops at a page, often before the main class.
+        return java && ProcFiles.commandLine(process.pid()).map(c -> c.contains("MulticoreStarter")
                 || (c.contains(RankMain.class.getSimpleName()) && !c.contains("starter.jar"))).orElse(false);
     }
 

@@ -19,7 +19,8 @@ class HangWatchTest {
     private static Optional<HeartbeatSnapshot> beat(int iteration, long ago, double s, boolean finished) {
         long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
         return Optional.of(new HeartbeatSnapshot("n1", NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
-                false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0));
+                false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0,
+                HeartbeatFile.Incidents.NONE));
     }
 
     @Test

@@ -87,6 +87,18 @@ class HeartbeatTest {
     }
 
     @Test
+    void theLevelsIncidentsAreWhatTheRankLastSaid() throws Exception {
+        try (Heartbeat beat = Heartbeat.forRank(env(dir), 2)) {
+            beat.start(1, 100, 100, true, false, HeartbeatFile.Restore.NONE, 0);
+            assertEquals(HeartbeatFile.Incidents.NONE, HeartbeatFile.read(dir, 2).orElseThrow().incidents());
+            beat.incidents(new HeartbeatFile.Incidents(3, 1200, 1, 800));
+            HeartbeatFile.Incidents read = HeartbeatFile.read(dir, 2).orElseThrow().incidents();
+            assertEquals(new HeartbeatFile.Incidents(3, 1200, 1, 800), read);
+            assertTrue(read.full() && read.corrupt());
+        }
+    }
+
+    @Test
     void theDurationsAreARingOfTheLastSixteen() throws Exception {
         try (Heartbeat beat = Heartbeat.forRank(env(dir), 0)) {
             beat.start(1, 50, 50, false, false, HeartbeatFile.Restore.NONE, 0);

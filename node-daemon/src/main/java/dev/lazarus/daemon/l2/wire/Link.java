@@ -4,6 +4,7 @@ import dev.lazarus.store.level.l2.FileRangeSink;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.net.SocketException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.SocketChannel;
@@ -62,7 +63,7 @@ public final class Link implements AutoCloseable, FileRangeSink {
     /**
      * Reads into {@code buffer} until it is full or the peer closes the connection.
      *
-     * @return false if the peer closed before the first byte (a clean end between messages)
+     * @return false if the peer closed (or reset) the connection before the first byte (a clean end between messages)
      * @throws EOFException if the peer closes after the first byte
      */
     public boolean readFullyOrEnd(ByteBuffer buffer) throws IOException {
@@ -70,7 +71,18 @@ public final class Link implements AutoCloseable, FileRangeSink {
         try {
             int start = buffer.position();
             while (buffer.hasRemaining()) {
-                if (channel.read(buffer) < 0) {
+                int read;
+                try {
+                    read = channel.read(buffer);
+                } catch (SocketException e) {
+                    // A peer that closed with bytes of ours unread resets the connection instead of ending it: between
+                    // messages that is a hang-up like any other (a rebuilder done with its ranges, a killed rank).
+                    if (buffer.position() == start && String.valueOf(e.getMessage()).contains("Connection reset")) {
+                        return false;
+                    }
+                    throw e;
+                }
+                if (read < 0) {
                     if (buffer.position() == start) {
                         return false;
                     }

@@ -6,11 +6,11 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** A level that fails version after version is said once, and again when a version reaches it. */
-class DrainFailureLogTest {
+class LevelFailureLogTest {
 
     @Test
     void aRunOfFailuresIsSaidOnceAndItsEndWithTheCount() {
-        DrainFailureLog log = new DrainFailureLog();
+        LevelFailureLog log = new LevelFailureLog();
         assertEquals(Optional.empty(), log.reached("L2", 100), "nothing failed yet");
         assertEquals(Optional.of("version 200 did not reach L2: Broken pipe (the next versions that do not are not"
                 + " said until one does)"), log.failed("L2", 200, "Broken pipe"));

@@ -5,11 +5,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Says a level's drain failures once per run of failures, not once per version: a node daemon that died, or a level
- * that is full, fails every version after it, and one line per checkpoint buries the rest of the log. The version
- * that reaches the level again is said with the count of those that did not.
+ * Says a level's failures once per run of failures, not once per version: a full RAM disk fails every checkpoint
+ * after it, and a node daemon that died or a full PFS every drain, and one line per checkpoint buries the rest of the
+ * log. The version that reaches the level again is said with the count of those that did not.
  */
-final class DrainFailureLog {
+final class LevelFailureLog {
     private final Map<String, Long> failingSince = new HashMap<>();
     private final Map<String, Integer> failed = new HashMap<>();
 
