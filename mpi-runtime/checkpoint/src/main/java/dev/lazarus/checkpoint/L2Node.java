@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -182,15 +183,17 @@ final class L2Node implements AutoCloseable {
         if (unrecoverable != null) {
             return unrecoverable;
         }
+        long started = System.nanoTime();
         RebuildOutcome outcome = daemon.rebuild(version);
+        double seconds = (System.nanoTime() - started) * 1e-9;
         if (!outcome.succeeded()) {
             return "L2 cannot rebuild version " + outcome.failedVersion() + " of node " + nodes.names().get(node)
                     + ": " + outcome.failure();
         }
         parityOwed.addAll(outcome.rebuilt());
         log.accept("rank " + comm.rank() + ": node " + nodes.names().get(node) + " rebuilt versions "
-                + outcome.rebuilt() + " from its " + set.scheme().setName()
-                + "; its parity of them follows in the background");
+                + outcome.rebuilt() + " from its " + set.scheme().setName() + String.format(Locale.ROOT, " in %.3f s",
+                seconds) + "; its parity of them follows in the background");
         return null;
     }
 
