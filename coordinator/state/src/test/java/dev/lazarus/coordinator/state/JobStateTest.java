@@ -129,29 +129,33 @@ class JobStateTest {
     }
 
     /**
-     * The check can fail: two members lost at once take the records whose owner and backup they both were (one
-     * backup covers one loss), and the writer's member says which, although the state directory still has them.
+     * The check can fail: three of four members lost at once take the records the writer's member held no copy of
+     * (one backup covers one loss), and the writer's member says which. In memory only: with a state directory,
+     * Hazelcast may load a lost partition's entries back from it, and then nothing is missing.
      */
     @Test
-    void twoMembersLostAtOnceLoseRecordsAndTheWriterSaysWhich() throws Exception {
-        StateFiles files = new StateFiles(root, "heat");
-        List<JobState> members = cluster(4, JobCluster.newToken(), files);
-        // 100 events: each is lost with probability 1/6 (owner and backup among the two lost of four members), so
-        // that none is lost has a probability of about 1e-8.
+    void membersLostAtOnceLoseRecordsAndTheWriterSaysWhich() throws Exception {
+        List<JobState> members = cluster(4, JobCluster.newToken(), null);
+        // 100 events: the writer's member holds neither copy of each with probability 1/2, so that none is lost has a
+        // probability of 2^-100 (when the three go down before the cluster can copy anything to the fourth).
         for (int i = 0; i < 100; i++) {
             members.getFirst().addEvent(new StateRecords.Event(1_700_000_000_000L + i, 1, "launch", "event " + i));
         }
-        members.get(1).crash();
-        members.get(2).crash();
+        // All at once, as nodes of one rack losing power: one after the other, the cluster would re-replicate between.
+        List<Thread> crashes = members.subList(1, 4).stream()
+                .map(member -> Thread.ofPlatform().start(member::crash)).toList();
+        for (Thread crash : crashes) {
+            crash.join();
+        }
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (members.getFirst().members() != 2) {
+        while (members.getFirst().members() != 1) {
             assertTrue(System.nanoTime() < deadline, "the crashes were not noticed");
             Thread.sleep(50);
         }
         List<String> missing = members.getFirst().missing();
-        assertFalse(missing.isEmpty(), "no record lost with two of four members");
+        assertFalse(missing.isEmpty(), "no record lost with three of four members");
         assertTrue(missing.stream().allMatch(key -> key.startsWith(StateMaps.EVENTS + "/")), missing.toString());
-        assertEquals(100, StateSnapshot.read(files).events().size(), "written through before the loss");
+        assertEquals(100 - missing.size(), members.getFirst().events().size(), "what is left is what is not missing");
     }
 
     @Test
