@@ -49,6 +49,9 @@ final class RankWatch implements AutoCloseable {
     private final String node;
     private final Consumer<String> log;
     private final Map<Integer, Long> published = new HashMap<>();
+    /** The ranks of the watched launch whose heartbeats name another node: not read again (a rank never moves). */
+    private final Set<Integer> elsewhere = new HashSet<>();
+    private Path elsewhereOf;
     private final Set<String> killed = new HashSet<>();
     private final Set<String> distrusted = new HashSet<>();
     private volatile boolean closed;
@@ -134,6 +137,10 @@ final class RankWatch implements AutoCloseable {
 
     /** This node's ranks' heartbeats, by rank (empty for the others' and for ranks without one). */
     private List<Optional<HeartbeatSnapshot>> heartbeats(Path directory) {
+        if (!directory.equals(elsewhereOf)) {
+            elsewhere.clear();
+            elsewhereOf = directory;
+        }
         List<Optional<HeartbeatSnapshot>> beats = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(directory, "rank-*.heartbeat")) {
             int seen = 0;
@@ -143,7 +150,14 @@ final class RankWatch implements AutoCloseable {
                     continue;
                 }
                 int rank = Integer.parseInt(name.group(1));
-                Optional<HeartbeatSnapshot> beat = HeartbeatFile.read(directory, rank).filter(b -> node.equals(b.node()));
+                if (elsewhere.contains(rank)) {
+                    continue;
+                }
+                Optional<HeartbeatSnapshot> read = HeartbeatFile.read(directory, rank);
+                if (read.isPresent() && !node.equals(read.get().node())) {
+                    elsewhere.add(rank);
+                }
+                Optional<HeartbeatSnapshot> beat = read.filter(b -> node.equals(b.node()));
                 while (beats.size() <= rank) {
                     beats.add(Optional.empty());
                 }
