@@ -48,6 +48,8 @@ import picocli.CommandLine.ParentCommand;
 @Command(name = "run", description = "Launch an MPI application on N ranks; exit with the job's status.",
         mixinStandardHelpOptions = true)
 final class RunCommand implements Callable<Integer> {
+    /** The directory under a job's state directory in which its launches' status directories are made. */
+    static final String LAUNCH_STATUS = "launch-status";
 
     @ParentCommand
     private LazarusCli cli;
@@ -205,10 +207,11 @@ final class RunCommand implements Callable<Integer> {
         if (secret != null) {
             options.add("-D" + CheckpointSettings.L2_SECRET + "=" + secret);
         }
-        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, options,
-                application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds));
         JobOptions job = jobOptions(settings, persistence);
         JobKeeping keeping = keeping(settings.jobId());
+        LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, options,
+                application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds),
+                statusRoot(keeping));
         Path daemonSecret = settings.daemonMode().equals(NodeDaemonConfig.PROCESS) ? secret : null;
         if (newSecret == null || dryRun) {
             return launch(request, job, keeping, daemonSecret, spareHosts, l2Sets(settings), dryRun);
@@ -219,6 +222,24 @@ final class RunCommand implements Callable<Integer> {
         } finally {
             Files.deleteIfExists(newSecret);
         }
+    }
+
+    /**
+     * @return where each launch's status directory is made: on several hosts, in the job's state directory, which
+     *         every host sees (the ranks write their exit statuses there, and the directive is read from there); on
+     *         one host, or without a state directory (said once), this host's temporary directory
+     */
+    private Path statusRoot(JobKeeping keeping) {
+        if (hosts == null) {
+            return null;
+        }
+        if (keeping.files() == null) {
+            cli.err().println("lazarus: with --state-dir off, each launch's status directory is in this host's"
+                    + " temporary directory: ranks on other hosts can record their exit status there only if it is"
+                    + " shared, else every launch looks crashed");
+            return null;
+        }
+        return keeping.files().jobDirectory().resolve(LAUNCH_STATUS);
     }
 
     /** @return the spare hosts, checked against the job's: none without {@code --spares} */

@@ -128,7 +128,7 @@ public final class HostPool implements AutoCloseable {
                     + (sets.setSize() > 0 ? " and rebuild their L1 files from L2" : "") + "; " + spares.size()
                     + " spare(s) left");
         }
-        return Optional.of(planner.apply(withHostFile(plan.request(), write())));
+        return Optional.of(planner.apply(plan.request().onHosts(write())));
     }
 
     private Path write() throws IOException {
@@ -146,10 +146,6 @@ public final class HostPool implements AutoCloseable {
         return file;
     }
 
-    private static LaunchRequest withHostFile(LaunchRequest r, Path hostsFile) {
-        return new LaunchRequest(r.ranks(), r.backend(), hostsFile, r.rshAgent(), r.network(), r.extraClasspath(),
-                r.jvmOptions(), r.application(), r.arguments(), r.timeout());
-    }
 
     /** Deletes the host file it wrote. */
     @Override

@@ -20,6 +20,7 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -144,8 +145,7 @@ public final class JobLauncher {
                                 LaunchWatcher watcher) throws IOException, InterruptedException {
         long started = System.nanoTime();
         int ranks = plan.request().ranks();
-        Path statusDir = Files.createTempDirectory("lazarus-job-",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Path statusDir = statusDirectory(plan.request().statusRoot());
         try {
             LaunchDirective.write(statusDir, directive);
             watcher.started(statusDir);
@@ -226,6 +226,18 @@ public final class JobLauncher {
         } finally {
             SecureFiles.deleteTree(statusDir);
         }
+    }
+
+    /**
+     * Makes a launch's status directory (0700, a fresh name): in {@code root}, a directory every host of the job sees,
+     * made with its missing parents (0700), or in this host's temporary directory.
+     */
+    private static Path statusDirectory(Path root) throws IOException {
+        FileAttribute<?> ownerOnly = PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"));
+        if (root == null) {
+            return Files.createTempDirectory("lazarus-job-", ownerOnly);
+        }
+        return Files.createTempDirectory(SecureFiles.createOwnDirectory(root), "launch-", ownerOnly);
     }
 
     /** Every rank's heartbeat now; a rank whose file cannot be read counts as having none. */

@@ -8,14 +8,18 @@ import org.junit.jupiter.api.Timeout;
 import dev.lazarus.testing.LazarusProcess;
 import dev.lazarus.testing.NetnsHosts;
 
+import dev.lazarus.mpi.launch.ExitStatusFiles;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -78,11 +82,13 @@ class MultiHostIT {
     @Test
     @Timeout(value = 8, unit = TimeUnit.MINUTES)
     void cgClassSRunsTwoRanksOnEachOfTwoHosts() throws Exception {
+        Path state = Files.createTempDirectory("lazarus-multihost-state-");
         List<String> command = List.of(LazarusProcess.home().resolve("lazarus").toString(), "run", "--np", "4",
                 "--backend", "openmpi", "--hosts", hostfile.toString(), "--rsh-agent",
                 LazarusProcess.home().resolve("scripts/netns-rsh").toString(), "--net", SUBNET + ".0/24",
-                "--timeout", "300", "npb.CG",
+                "--timeout", "300", "--state-dir", state.toString(), "--job", "cg-hosts", "npb.CG",
                 "--class", "S");
+        TreeSet<String> statusDirs = new TreeSet<>();
         Path log = Files.createTempFile("lazarus-multihost-", ".log");
         Map<String, Set<Long>> ranksByHost = new TreeMap<>();
         Map<String, NamespaceId> namespaces = new TreeMap<>();
@@ -110,6 +116,7 @@ class MultiHostIT {
                     // A child a rank forks (a native library's helper) shows the rank's command line until it
                     // execs: count only JVMs whose parent is not a rank.
                     if (isRank(p.pid()) && p.parent().map(parent -> !isRank(parent.pid())).orElse(true)) {
+                        statusDir(p.pid()).ifPresent(statusDirs::add);
                         NamespaceId ns = NamespaceId.ofProcess(p.pid());
                         namespaces.forEach((host, id) -> {
                             if (id.equals(ns)) {
@@ -133,6 +140,27 @@ class MultiHostIT {
         for (String host : ranksByHost.keySet()) {
             String launches = NetnsHosts.read(hostsDir.resolve(host).resolve("rsh.log"));
             assertTrue(launches.contains("orted"), "netns-rsh started no daemon on " + host + ": " + launches);
+        }
+        // On several hosts the launch's status directory is in the job's state directory, which every host of a
+        // real cluster sees (this host's /tmp would not be): every rank had it, and it is gone after the launch.
+        Path root = state.resolve("cg-hosts").resolve("launch-status");
+        assertEquals(1, statusDirs.size(), statusDirs.toString());
+        assertTrue(statusDirs.first().startsWith(root + "/launch-"), statusDirs + " not in " + root);
+        assertTrue(Files.isDirectory(root), root.toString());
+        try (var left = Files.list(root)) {
+            assertEquals(List.of(), left.toList(), "the launch's status directory is removed after it");
+        }
+    }
+
+    /** @return the status directory a rank's environment names */
+    private static Optional<String> statusDir(long pid) {
+        try {
+            String environment = Files.readString(Path.of("/proc", Long.toString(pid), "environ"));
+            return Arrays.stream(environment.split("\0"))
+                    .filter(v -> v.startsWith(ExitStatusFiles.ENV + "=")).findFirst()
+                    .map(v -> v.substring(ExitStatusFiles.ENV.length() + 1));
+        } catch (IOException e) {
+            return Optional.empty(); // the rank ended meanwhile
         }
     }
 

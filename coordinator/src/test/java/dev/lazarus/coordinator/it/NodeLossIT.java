@@ -145,6 +145,8 @@ class NodeLossIT {
         Matcher restored = restored(out);
         assertTrue(Long.parseLong(restored.group(1)) >= protectedVersion, out);
         assertEquals("L1 and L2", restored.group(2), out);
+        // The spare's empty L1 lost the version; it is not corrupt, and stays on offer.
+        assertFalse(out.contains("corrupt checkpoint"), out);
         if (daemon.equals("process")) {
             assertTrue(out.contains("lazarus: node daemon " + PREFIX + (HOSTS + 1) + " of job " + job + " ready at "),
                     "a daemon is started on the spare: " + out);
@@ -310,6 +312,10 @@ class NodeLossIT {
         Matcher restored = restored(out);
         assertTrue(Long.parseLong(restored.group(1)) < damaged, out);
         assertTrue(restored.group(2).contains("L3"), out);
+        // The truncated copy is corrupt; the two hosts' lost L1 files are not.
+        assertTrue(out.contains("lazarus: corrupt checkpoint: rank 0 found version " + damaged + " on L3 corrupt"),
+                out);
+        assertEquals(1, count(out, "corrupt checkpoint:"), out);
     }
 
     /**

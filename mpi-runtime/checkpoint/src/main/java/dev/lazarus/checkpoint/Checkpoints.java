@@ -295,17 +295,26 @@ public final class Checkpoints implements AutoCloseable {
 
     /**
      * Tries one version on every level in the policy's order; collective (every rank takes part in L2's steps, even
-     * one that restored already).
+     * one that restored already). A node whose L1 lost the version (no manifest of it) starts its rebuild from L2
+     * before the other ranks read L1, so the two overlap: the slowest rank's restore is the rebuild and its own read,
+     * not everyone's L1 read, then the rebuild, then its read.
      *
      * @return the level this rank restored from, or null
      */
     private Level restoreAt(long version) {
         List<String> reasons = new ArrayList<>();
+        // Before the rebuild, which writes the manifest on this node's leader.
+        boolean lostOnL1 = !Files.exists(l1.manifestFile(version, comm.rank()));
+        boolean rebuilding = l2Rebuild && POLICY.levelOrder().contains(Level.L2) && startRebuilds(version, lostOnL1);
+        boolean nodeRebuilt = rebuilding && lostOnL1;
+        if (nodeRebuilt) {
+            reasons.add(l1.manifestFile(version, comm.rank()) + ": missing");
+        }
         Level restored = null;
         for (Level level : POLICY.levelOrder()) {
             boolean done = switch (level) {
-                case L1 -> restored == null && restoreFrom(l1, version, reasons);
-                case L2 -> l2Rebuild && rebuildLostNodes(version, restored == null) && restored == null
+                case L1 -> restored == null && !nodeRebuilt && restoreFrom(l1, version, reasons);
+                case L2 -> rebuilding && endRebuilds() && restored == null && nodeRebuilt
                         && restoreFrom(l1, version, reasons);
                 case L3 -> restored == null && l3 != null && restoreFrom(l3, version, reasons);
             };
@@ -324,17 +333,19 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * L2's step of a restore; collective. The ranks tell each other who could not restore from L1; where some could
-     * not, each failed node's leader rebuilds the node's files from its set, if the policy says the set can.
+     * L2's first step of a restore; collective. The ranks tell each other whose L1 holds no manifest of the version;
+     * where some do not, each such node's leader rebuilds the node's files from its set, if the policy says the set
+     * can, while the other nodes' ranks go on to read L1. A node whose ranks still hold some of their files is not
+     * rebuilt (the rebuild refuses to write over them), and its ranks fall back to L3.
      *
-     * @param failed whether this rank has not restored the version yet
-     * @return whether some node was to be rebuilt (then L1 is worth trying again)
+     * @param lostOnL1 whether this rank's L1 holds no manifest of the version
+     * @return whether some node was to be rebuilt ({@link #endRebuilds} must follow)
      */
-    private boolean rebuildLostNodes(long version, boolean failed) {
+    private boolean startRebuilds(long version, boolean lostOnL1) {
         if (!l2.enabled()) {
             return false;
         }
-        List<Boolean> nodeFailed = l2.nodesThatFailed(failed);
+        List<Boolean> nodeFailed = l2.nodesThatFailed(lostOnL1);
         if (!nodeFailed.contains(true)) {
             return false;
         }
@@ -342,7 +353,12 @@ public final class Checkpoints implements AutoCloseable {
         if (failure != null) {
             log.accept("rank " + comm.rank() + ": " + failure);
         }
-        comm.barrier(); // every node's rebuild is done
+        return true;
+    }
+
+    /** Waits until every node's rebuild is done; collective. @return true */
+    private boolean endRebuilds() {
+        comm.barrier();
         return true;
     }
 
@@ -495,7 +511,10 @@ public final class Checkpoints implements AutoCloseable {
             return true;
         } catch (CorruptCheckpointException e) {
             reasons.add(e.getMessage());
-            incidents.corrupt(level == l1 ? LevelIncidents.L1 : LevelIncidents.L3, version);
+            if (Files.exists(level.manifestFile(version, comm.rank()))) {
+                // Without its manifest the version is lost here, not corrupt (a wiped RAM disk, a new node).
+                incidents.corrupt(level == l1 ? LevelIncidents.L1 : LevelIncidents.L3, version);
+            }
         } catch (IOException e) {
             reasons.add(level.root() + ": " + e);
         }

@@ -88,6 +88,7 @@ public final class RecomputingRun {
                                          PrintStream log) throws IOException {
         // The levels first: a level the run cannot use (a linked job directory) is refused before NVM is touched.
         LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
+        heartbeat.setUpStep();
         EasyCrash easyCrash;
         try {
             easyCrash = EasyCrash.start(comm, app.application(), app.signature(), app.regions(), app.heapBytes(),
@@ -169,6 +170,7 @@ public final class RecomputingRun {
         long setUpStart = System.nanoTime();
         app.attach(easyCrash);
         easyCrash.checkPlan(app.application());
+        heartbeat.setUpStep();
         boolean fromNvm = easyCrash.resuming();
         Restore restored = Restore.NONE;
         if (levels != null) {
@@ -178,12 +180,14 @@ public final class RecomputingRun {
             } else {
                 restored = levels.restore();
             }
+            heartbeat.setUpStep();
         }
         boolean fresh = !fromNvm && !restored.any();
         app.initialize(fresh);
         if (!fromNvm) {
             easyCrash.persistStartingState();
         }
+        heartbeat.setUpStep();
         int first = restored.any() ? (int) restored.version() + 1 : easyCrash.firstIteration(1);
         comm.barrier();
         long start = System.nanoTime();

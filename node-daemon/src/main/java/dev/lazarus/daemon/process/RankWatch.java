@@ -109,16 +109,17 @@ final class RankWatch implements AutoCloseable {
         }
         for (int rank = 0; rank < beats.size(); rank++) {
             int r = rank;
-            beats.get(rank).filter(b -> b.lastBeatMillis() > 0 && published.getOrDefault(r, 0L) != b.lastBeatMillis())
+            beats.get(rank).filter(b -> b.lastSignOfLifeMillis() > 0
+                            && published.getOrDefault(r, 0L) != b.lastSignOfLifeMillis())
                     .ifPresent(b -> {
-                        state.putBeat(new StateRecords.Beat(r, b.node(), b.lastBeatMillis(), b.finished()));
-                        published.put(r, b.lastBeatMillis());
+                        state.putBeat(new StateRecords.Beat(r, b.node(), b.lastSignOfLifeMillis(), b.finished()));
+                        published.put(r, b.lastSignOfLifeMillis());
                     });
         }
         long timeout = launch.get().hangTimeoutMillis();
         new HangWatch(timeout > 0 ? Duration.ofMillis(timeout) : null).hang(beats, nowMillis)
-                .filter(hang -> stoppedFirst(hang.rank(), beats.get(hang.rank()).orElseThrow().lastBeatMillis(),
-                        launch.get().startedMillis()))
+                .filter(hang -> stoppedFirst(hang.rank(),
+                        beats.get(hang.rank()).orElseThrow().lastSignOfLifeMillis(), launch.get().startedMillis()))
                 .ifPresent(hang -> kill(launch.get(), directory, hang, beats.get(hang.rank()).orElseThrow()));
     }
 

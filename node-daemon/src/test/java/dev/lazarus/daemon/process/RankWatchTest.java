@@ -113,6 +113,25 @@ class RankWatchTest {
     }
 
     @Test
+    void aRankSilentInItsSetUpIsHungToo() throws Exception {
+        // Rank 0 opened its heartbeat and did a step of set-up, then stopped before its main loop.
+        Heartbeat beat = Heartbeat.forRank(Map.of(ExitStatusFiles.ENV, statusDir.toString()), 0);
+        beats.add(beat);
+        beat.setUpStep();
+        HeartbeatFile.HeartbeatSnapshot rank0 = HeartbeatFile.read(statusDir, 0).orElseThrow();
+        assertFalse(rank0.inMainLoop());
+        launch(rank0.setUpBeatMillis() - 1000);
+        watch(rank0.node()).watchOnce(rank0.setUpBeatMillis() + 500);
+        assertEquals(new StateRecords.Beat(0, rank0.node(), rank0.setUpBeatMillis(), false), state.beats().get(0),
+                "its set-up step is recorded as its last sign of life");
+        assertNull(state.launch().orElseThrow().hang(), "within the timeout");
+        watch(rank0.node()).watchOnce(rank0.setUpBeatMillis() + MINUTE);
+        String hang = state.launch().orElseThrow().hang();
+        assertTrue(hang != null && hang.startsWith("rank 0 silent for 60 s in its set-up, before its main loop (set-up"
+                + " hang timeout 1 s)"), String.valueOf(hang));
+    }
+
+    @Test
     void aRankElsewhereThatStoppedFirstIsLeftToItsOwnNodesDaemon() throws Exception {
         HeartbeatFile.HeartbeatSnapshot rank0 = beating(0, 7);
         long started = rank0.lastBeatMillis() - 10_000;

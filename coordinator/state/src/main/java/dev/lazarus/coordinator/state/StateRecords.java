@@ -46,7 +46,7 @@ public final class StateRecords {
      *
      * @param rank           the rank
      * @param node           its node
-     * @param lastBeatMillis its last heartbeat, epoch milliseconds
+     * @param lastBeatMillis its last heartbeat, or before its main loop its last step of set-up, epoch milliseconds
      * @param finished       whether it reached its verdict (it is verifying or exiting, not hung)
      */
     public record Beat(int rank, String node, long lastBeatMillis, boolean finished) {

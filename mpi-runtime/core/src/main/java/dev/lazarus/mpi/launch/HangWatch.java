@@ -11,7 +11,10 @@ import java.util.Optional;
  * Tells a hung rank from a slow one by its heartbeat: a rank that has begun its main loop and has not beaten for
  * longer than the hang timeout is hung. The timeout is {@code --hang-timeout} when given, else ten times the slowest
  * rank's median iteration time, and never under {@link #MINIMUM} (set-up between two iterations, a checkpoint or a
- * verification may take far longer than an iteration).
+ * verification may take far longer than an iteration). Before its main loop a rank is judged by its steps of set-up
+ * (levels opened, heap attached, state restored, initialized): one silent for longer than {@code --hang-timeout},
+ * or {@link #SET_UP_MINIMUM} without it (no iteration time is known yet, and one step may be a long restore), is hung.
+ * A rank that hangs before it opens its heartbeat (JVM start, {@code MPI_Init}) leaves nothing to judge.
  *
  * @param explicit the timeout the user gave, or null for the derived one
  * @param patience how many timeouts make a hang for this watch: 1, or 2 for the coordinator's watch behind node
@@ -22,6 +25,8 @@ public record HangWatch(Duration explicit, int patience) {
     public static final Duration MINIMUM = Duration.ofSeconds(60);
     /** How many median iterations of silence make a hang. */
     public static final int ITERATIONS = 10;
+    /** How long one step of set-up may take without {@code --hang-timeout}. */
+    public static final Duration SET_UP_MINIMUM = Duration.ofMinutes(10);
 
     /** @throws IllegalArgumentException for a timeout that is not positive */
     public HangWatch {
@@ -54,6 +59,11 @@ public record HangWatch(Duration explicit, int patience) {
         return (derived.compareTo(MINIMUM) > 0 ? derived : MINIMUM).multipliedBy(patience);
     }
 
+    /** @return how long a rank may stay in one step of its set-up */
+    public Duration setUpTimeout() {
+        return (explicit != null ? explicit : SET_UP_MINIMUM).multipliedBy(patience);
+    }
+
     /**
      * A hung rank.
      *
@@ -79,14 +89,19 @@ public record HangWatch(Duration explicit, int patience) {
     /** As {@link #hung}, with the rank's number. */
     public Optional<Hang> hang(List<Optional<HeartbeatSnapshot>> heartbeats, long nowMillis) {
         Duration timeout = timeout(heartbeats);
+        Duration setUpTimeout = setUpTimeout();
         int oldest = -1;
         for (int rank = 0; rank < heartbeats.size(); rank++) {
             Optional<HeartbeatSnapshot> beat = heartbeats.get(rank);
-            if (beat.isEmpty() || beat.get().lastBeatMillis() == 0 || beat.get().finished()
-                    || nowMillis - beat.get().lastBeatMillis() <= timeout.toMillis()) {
+            if (beat.isEmpty() || beat.get().lastSignOfLifeMillis() == 0 || beat.get().finished()) {
                 continue;
             }
-            if (oldest < 0 || beat.get().lastBeatMillis() < heartbeats.get(oldest).orElseThrow().lastBeatMillis()) {
+            Duration allowed = beat.get().inMainLoop() ? timeout : setUpTimeout;
+            if (nowMillis - beat.get().lastSignOfLifeMillis() <= allowed.toMillis()) {
+                continue;
+            }
+            if (oldest < 0 || beat.get().lastSignOfLifeMillis()
+                    < heartbeats.get(oldest).orElseThrow().lastSignOfLifeMillis()) {
                 oldest = rank;
             }
         }
@@ -94,8 +109,11 @@ public record HangWatch(Duration explicit, int patience) {
             return Optional.empty();
         }
         HeartbeatSnapshot beat = heartbeats.get(oldest).orElseThrow();
-        return Optional.of(new Hang(oldest, String.format(Locale.ROOT, "rank %d silent for %.0f s in iteration %d"
-                + " (hang timeout %d s)", oldest, (nowMillis - beat.lastBeatMillis()) / 1000.0, beat.iteration(),
-                timeout.toSeconds())));
+        double silent = (nowMillis - beat.lastSignOfLifeMillis()) / 1000.0;
+        return Optional.of(new Hang(oldest, beat.inMainLoop()
+                ? String.format(Locale.ROOT, "rank %d silent for %.0f s in iteration %d (hang timeout %d s)", oldest,
+                        silent, beat.iteration(), timeout.toSeconds())
+                : String.format(Locale.ROOT, "rank %d silent for %.0f s in its set-up, before its main loop (set-up"
+                        + " hang timeout %d s)", oldest, silent, setUpTimeout.toSeconds())));
     }
 }

@@ -28,10 +28,13 @@ import java.util.Map;
  */
 public final class Heartbeat implements AutoCloseable {
     private static final Heartbeat NONE = new Heartbeat(null, null);
+    /** How often a beat writes the page back to the file. */
+    private static final long FORCE_EVERY_NANOS = 1_000_000_000L;
 
     private final Arena arena;
     private final MemorySegment page;
     private long lastBeatNanos;
+    private long lastForceNanos;
     private int durations;
 
     private Heartbeat(Arena arena, MemorySegment page) {
@@ -79,6 +82,7 @@ public final class Heartbeat implements AutoCloseable {
             MemorySegment.copy(node, 0, page, ValueLayout.JAVA_BYTE, HeartbeatFile.NODE_AT, length);
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.NODE_LENGTH_AT, length);
             page.set(ValueLayout.JAVA_LONG, HeartbeatFile.PID_AT, ProcessHandle.current().pid());
+            page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
             return new Heartbeat(arena, page);
         } catch (IOException | RuntimeException e) {
             arena.close();
@@ -97,6 +101,19 @@ public final class Heartbeat implements AutoCloseable {
         } catch (UnknownHostException e) {
             return "unknown";
         }
+    }
+
+    /**
+     * A step of set-up before the main loop is done (levels opened, heap attached, state restored): the rank is
+     * alive, so a watch can tell a long set-up from a rank that hangs in it.
+     */
+    public void setUpStep() {
+        if (page == null) {
+            return;
+        }
+        long seq = beginWrite();
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
+        endWrite(seq);
     }
 
     /**
@@ -151,6 +168,13 @@ public final class Heartbeat implements AutoCloseable {
                     HeartbeatFile.DURATIONS));
         }
         endWrite(seq);
+        if (now - lastForceNanos > FORCE_EVERY_NANOS) {
+            // On a status directory shared over the network (a job on several hosts) the page reaches the launcher
+            // host only when written back: at most a second late, not the kernel's half a minute, which a hang
+            // timeout could mistake for silence. On a RAM disk this costs nothing.
+            lastForceNanos = now;
+            page.force();
+        }
     }
 
     /**

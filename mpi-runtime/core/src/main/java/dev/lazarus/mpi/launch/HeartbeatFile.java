@@ -16,7 +16,7 @@ import java.util.Optional;
  * The layout of a {@link Heartbeat} file and its reader. Native byte order (writer and reader share the node):
  *
  * <pre>
- *   0 int   magic 'LZHB'          4 int  version 4
+ *   0 int   magic 'LZHB'          4 int  version 5
  *   8 long  sequence (odd while the rank writes)
  *  16 long  last beat, epoch milliseconds
  *  24 int   iteration begun       28 int  first iteration of this start
@@ -35,13 +35,13 @@ import java.util.Optional;
  * 416 int   the level a checkpoint could not be written to for lack of space (1 L1, 3 L3; 0 none)
  * 420 int   the level a restore found a version corrupt on (1 L1, 3 L3; 0 none)
  * 424 long  the version that did not fit           432 long  the version found corrupt
- * 440 ...   zero (room to grow)
+ * 440 long  the last set-up step, epoch milliseconds (written at open and at each step before the main loop)
  * </pre>
  */
 public final class HeartbeatFile {
     static final int BYTES = 448;
     static final int MAGIC = 0x4c5a4842;
-    static final int VERSION = 4;
+    static final int VERSION = 5;
     static final int DURATIONS = 16;
 
     static final int MAGIC_AT = 0;
@@ -73,6 +73,7 @@ public final class HeartbeatFile {
     static final int CORRUPT_LEVEL_AT = 420;
     static final int FULL_VERSION_AT = 424;
     static final int CORRUPT_VERSION_AT = 432;
+    static final int SET_UP_BEAT_AT = 440;
     /** The most versions on L1 a heartbeat lists. */
     public static final int MAX_HELD = 8;
 
@@ -157,7 +158,8 @@ public final class HeartbeatFile {
                 page.getLong(VERIFICATION_AT), durations, held, page.getLong(PID_AT),
                 new Incidents(Math.clamp(page.getInt(FULL_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
                         page.getLong(FULL_VERSION_AT), Math.clamp(page.getInt(CORRUPT_LEVEL_AT), 0,
-                                Restore.DEEPEST_LEVEL), page.getLong(CORRUPT_VERSION_AT))));
+                                Restore.DEEPEST_LEVEL), page.getLong(CORRUPT_VERSION_AT)),
+                page.getLong(SET_UP_BEAT_AT)));
     }
 
     /**
@@ -253,16 +255,31 @@ public final class HeartbeatFile {
      * @param heldOnL1          the versions complete on L1 as this rank last listed them, oldest first
      * @param pid               the rank's process id (0 when unknown)
      * @param incidents         the newest level that was full and version found corrupt, as the rank met them
+     * @param setUpBeatMillis   its last step of set-up before the main loop (heartbeat opened, levels opened, heap
+     *                          attached, restored, initialized), epoch milliseconds (0: none)
      */
     public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
                                     boolean rolledBack, Restore restored, long setUpNanos,
                                     long verificationNanos, long[] durations, List<Held> heldOnL1, long pid,
-                                    Incidents incidents) {
+                                    Incidents incidents, long setUpBeatMillis) {
 
         public HeartbeatSnapshot {
             heldOnL1 = List.copyOf(heldOnL1);
+        }
+
+        /** @return whether the rank began its main loop */
+        public boolean inMainLoop() {
+            return lastBeatMillis > 0;
+        }
+
+        /**
+         * @return when the rank was last seen to make progress, epoch milliseconds: its last beat in the main loop,
+         *         else its last step of set-up (0: neither)
+         */
+        public long lastSignOfLifeMillis() {
+            return inMainLoop() ? lastBeatMillis : setUpBeatMillis;
         }
 
         /** @return the median of the recorded iteration times, in seconds, or NaN when none is recorded */

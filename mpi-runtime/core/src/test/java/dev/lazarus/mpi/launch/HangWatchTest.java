@@ -20,7 +20,13 @@ class HangWatchTest {
         long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
         return Optional.of(new HeartbeatSnapshot("n1", NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
                 false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0,
-                HeartbeatFile.Incidents.NONE));
+                HeartbeatFile.Incidents.NONE, NOW - 600_000));
+    }
+
+    /** A rank still in its set-up, its last step {@code ago} ms before NOW. */
+    private static Optional<HeartbeatSnapshot> inSetUp(long ago) {
+        return Optional.of(new HeartbeatSnapshot("n1", 0, 0, 0, 0, 0, false, false, false, false, false,
+                HeartbeatFile.Restore.NONE, 0, 0, new long[0], List.of(), 0, HeartbeatFile.Incidents.NONE, NOW - ago));
     }
 
     @Test
@@ -53,9 +59,27 @@ class HangWatchTest {
     void slowRanksRanksInSetUpAndFinishedRanksAreNotHung() {
         HangWatch watch = new HangWatch(Duration.ofSeconds(5));
         assertTrue(watch.hung(List.of(beat(8, 4_900, 0.1, false)), NOW).isEmpty(), "within the timeout");
-        assertTrue(watch.hung(List.of(Optional.empty()), NOW).isEmpty(), "no heartbeat yet (set-up)");
+        assertTrue(watch.hung(List.of(Optional.empty()), NOW).isEmpty(), "no heartbeat yet (JVM start)");
+        assertTrue(watch.hung(List.of(inSetUp(4_900)), NOW).isEmpty(), "a set-up step within the timeout");
         assertTrue(watch.hung(List.of(beat(100, 60_000, 0.1, true)), NOW).isEmpty(), "finished: verifying, exiting");
         assertEquals("--hang-timeout must be positive (got 0)",
                 assertThrows(IllegalArgumentException.class, () -> new HangWatch(Duration.ZERO)).getMessage());
+    }
+
+    @Test
+    void aRankSilentInItsSetUpIsHungAfterTheSetUpTimeout() {
+        HangWatch watch = new HangWatch(Duration.ofSeconds(5));
+        assertEquals(Duration.ofSeconds(5), watch.setUpTimeout(), "--hang-timeout applies to set-up steps too");
+        // Rank 1 stopped in a step of its set-up; rank 0 finished its steps and waits for it at the barrier.
+        List<Optional<HeartbeatSnapshot>> beats = List.of(inSetUp(6_000), inSetUp(9_000), Optional.empty());
+        assertEquals(Optional.of("rank 1 silent for 9 s in its set-up, before its main loop (set-up hang timeout"
+                + " 5 s)"), watch.hung(beats, NOW));
+        HangWatch derived = new HangWatch(null);
+        assertEquals(HangWatch.SET_UP_MINIMUM, derived.setUpTimeout(), "no iteration time is known in set-up");
+        assertTrue(derived.hung(List.of(inSetUp(HangWatch.SET_UP_MINIMUM.toMillis() - 1_000)), NOW).isEmpty(),
+                "a long restore is not a hang");
+        assertEquals(0, derived.hang(List.of(inSetUp(HangWatch.SET_UP_MINIMUM.toMillis() + 1_000)), NOW)
+                .orElseThrow().rank());
+        assertEquals(HangWatch.SET_UP_MINIMUM.multipliedBy(2), derived.behindNodeDaemons().setUpTimeout());
     }
 }

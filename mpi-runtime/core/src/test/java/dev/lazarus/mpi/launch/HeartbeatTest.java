@@ -34,6 +34,13 @@ class HeartbeatTest {
     void theCoordinatorReadsWhatTheRankWrote() throws Exception {
         long before = System.currentTimeMillis();
         try (Heartbeat beat = Heartbeat.forRank(env(dir), 3)) {
+            HeartbeatSnapshot opened = HeartbeatFile.read(dir, 3).orElseThrow();
+            assertFalse(opened.inMainLoop());
+            assertTrue(opened.setUpBeatMillis() >= before, "opening is the first step of set-up");
+            assertEquals(opened.setUpBeatMillis(), opened.lastSignOfLifeMillis());
+            Thread.sleep(2);
+            beat.setUpStep();
+            assertTrue(HeartbeatFile.read(dir, 3).orElseThrow().lastSignOfLifeMillis() > opened.setUpBeatMillis());
             beat.start(5, 100, 200, true, true, HeartbeatFile.Restore.NONE, 2_000_000_000L);
             for (int it = 5; it <= 9; it++) {
                 beat.beat(it);
@@ -51,6 +58,7 @@ class HeartbeatTest {
             assertTrue(s.medianIterationSeconds() >= 0.002 && s.medianIterationSeconds() < 1,
                     "median " + s.medianIterationSeconds());
             assertTrue(s.lastBeatMillis() >= before);
+            assertTrue(s.inMainLoop() && s.lastSignOfLifeMillis() == s.lastBeatMillis());
             assertFalse(s.node().isBlank(), "the rank's node is named");
             assertEquals(ProcessHandle.current().pid(), s.pid(), "whom the node daemon kills if the rank hangs");
             // A rollback within the launch starts again, fresh: the launch still began with an NVM restart.
