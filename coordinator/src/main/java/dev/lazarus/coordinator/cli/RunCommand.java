@@ -482,6 +482,11 @@ final class RunCommand implements Callable<Integer> {
             }
 
             @Override
+            public boolean movesRanks(HostLoss loss) {
+                return pool.movesRanks(loss);
+            }
+
+            @Override
             public Optional<LaunchPlan> next(LaunchPlan plan, HostLoss loss) throws IOException {
                 return pool.replaceUnreachable(plan, loss, cli.launcher()::plan);
             }

@@ -137,7 +137,7 @@ public final class JobCoordinator {
                         + " launch rolls back");
             }
             if (!hosts.replaceable(loss)) {
-                err.println("lazarus: giving up: a lost node has no spare to take its place");
+                err.println("lazarus: giving up: no node is left to run the lost nodes' ranks");
                 return end(history, outcome, ledger, "gave up");
             }
             Optional<String> giveUp = launch > options.maxRestarts() + extra
@@ -154,11 +154,11 @@ public final class JobCoordinator {
             }
             restorable = incidents.withoutCorrupt(options.sources().versions(history.restoreBytesPerSecond(),
                     outcome.heartbeats()));
-            directive = decide(failure.get(), outcome, loss, history, restorable, launch,
-                    options.maxRestarts() + extra, ended, ledger);
+            directive = decide(failure.get(), outcome, hosts.movesRanks(loss) ? loss.withoutRebuild() : loss, history,
+                    restorable, launch, options.maxRestarts() + extra, ended, ledger);
             Optional<LaunchPlan> next = hosts.next(current, loss);
             if (next.isEmpty()) {
-                err.println("lazarus: giving up: a lost node has no spare to take its place");
+                err.println("lazarus: giving up: no node is left to run the lost nodes' ranks");
                 return end(history, outcome, ledger, "gave up");
             }
             if (!next.get().equals(current)) {

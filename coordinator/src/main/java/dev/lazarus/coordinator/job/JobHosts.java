@@ -27,17 +27,25 @@ public interface JobHosts {
     HostLoss survey();
 
     /**
-     * @return whether a spare is left for every unreachable node of {@code loss} (said in one line when not): else the
-     *         job cannot go on, and nothing is decided for it
+     * @return whether the job can go on after {@code loss}, with a spare for every unreachable node or on the nodes
+     *         left (said in one line when not): else nothing is decided for it
      */
     default boolean replaceable(HostLoss loss) {
         return loss.unreachable().isEmpty();
     }
 
     /**
+     * @return whether the next launch runs the unreachable nodes' ranks on the nodes left, for want of spares: no L2
+     *         set rebuilds their files then, so the decision weighs L3 and the beginning
+     */
+    default boolean movesRanks(HostLoss loss) {
+        return false;
+    }
+
+    /**
      * @param plan the last launch's plan
-     * @return the next launch's plan, with spares in the place of unreachable nodes; empty when some unreachable node
-     *         has no spare left
+     * @return the next launch's plan, with spares in the place of unreachable nodes, or without them when no spare is
+     *         left for each ({@link #movesRanks}); empty when no node is left
      */
     Optional<LaunchPlan> next(LaunchPlan plan, HostLoss loss) throws IOException;
 

@@ -41,6 +41,14 @@ public record HostLoss(List<LostHost> lost, int setSize, L2Scheme scheme, int no
     public record LostHost(int node, String host, boolean reachable, String how) {
     }
 
+    /**
+     * @return this loss as the decision weighs it when the lost nodes' ranks move to the nodes left: the L2 sets
+     *         change with the node count, so no set rebuilds them (as without L2)
+     */
+    public HostLoss withoutRebuild() {
+        return new HostLoss(lost, 0, scheme, nodes);
+    }
+
     /** @return whether any node was lost */
     public boolean any() {
         return !lost.isEmpty();

@@ -21,6 +21,9 @@ import java.util.function.Function;
  * its end means the node went down with them; its RAM disk and NVM are not trusted). Before the next launch each
  * unreachable node is replaced by a spare ({@code --spares}) in its place in the host file, with its settings, so the
  * spare's ranks are the lost node's and its place in the L2 sets the same: they rebuild their L1 files from the set.
+ * When the spares do not cover every unreachable node, those nodes leave the host file and their ranks run on the
+ * nodes left (several ranks to a slot: the launcher oversubscribes); the L2 sets then change, so no set rebuilds the
+ * moved ranks' files, which come from L3 (or the run starts again).
  */
 public final class HostPool implements AutoCloseable {
     private final List<HostsFile.Entry> hosts;
@@ -89,15 +92,27 @@ public final class HostPool implements AutoCloseable {
         return new HostLoss(lost, sets.setSize(), sets.scheme(), hosts.size());
     }
 
-    /** @return whether a spare is left for every unreachable node of {@code loss}; said in one line when not */
+    /**
+     * @return whether the job can go on after {@code loss}: a spare is left for every unreachable node, or some node is
+     *         left to run their ranks; said in one line when not
+     */
     public boolean replaceable(HostLoss loss) {
         int gone = loss.unreachable().size();
-        if (gone > spares.size()) {
-            err.println("lazarus: " + gone + " node(s) do not answer and " + (spares.isEmpty() ? "no"
-                    : "only " + spares.size()) + " spare host(s) are left (--spares)");
+        if (gone > spares.size() && gone >= hosts.size()) {
+            err.println("lazarus: " + gone + " node(s) do not answer, " + (spares.isEmpty() ? "no"
+                    : "only " + spares.size()) + " spare host(s) are left (--spares) and no other node is left");
             return false;
         }
         return true;
+    }
+
+    /**
+     * @return whether the next launch runs the unreachable nodes' ranks on the nodes left, for want of spares: then
+     *         the L2 sets change and no set rebuilds those ranks' files
+     */
+    public boolean movesRanks(HostLoss loss) {
+        int gone = loss.unreachable().size();
+        return gone > spares.size() && gone < hosts.size();
     }
 
     /**
@@ -117,6 +132,9 @@ public final class HostPool implements AutoCloseable {
         if (!replaceable(loss)) {
             return Optional.empty();
         }
+        if (movesRanks(loss)) {
+            return Optional.of(planner.apply(plan.request().onHosts(withoutUnreachable(gone))));
+        }
         for (HostLoss.LostHost lost : gone) {
             HostsFile.Entry spare = spares.removeFirst();
             hosts.set(lost.node(), hosts.get(lost.node()).replacedBy(spare));
@@ -129,6 +147,24 @@ public final class HostPool implements AutoCloseable {
                     + " spare(s) left");
         }
         return Optional.of(planner.apply(plan.request().onHosts(write())));
+    }
+
+    /** Takes the unreachable nodes out of the host file (and stops their daemons); says so. @return the host file */
+    private Path withoutUnreachable(List<HostLoss.LostHost> gone) throws IOException {
+        List<HostLoss.LostHost> highestFirst = new ArrayList<>(gone);
+        highestFirst.sort((a, b) -> Integer.compare(b.node(), a.node()));
+        for (HostLoss.LostHost lost : highestFirst) {
+            hosts.remove(lost.node());
+            if (daemons != null) {
+                daemons.drop(lost.node());
+            }
+        }
+        err.println("lazarus: " + (gone.size() == 1 ? "node " + gone.getFirst().host() + " does"
+                : "nodes " + gone.stream().map(HostLoss.LostHost::host).toList() + " do") + " not answer and "
+                + (spares.isEmpty() ? "no" : "only " + spares.size()) + " spare host(s) are left: the job runs on the "
+                + hosts.size() + " node(s) left, its ranks " + (sets.setSize() > 0 ? "restoring from L3 (the L2 sets"
+                + " change, so none rebuilds the moved ranks' files)" : "sharing their slots"));
+        return write();
     }
 
     private Path write() throws IOException {

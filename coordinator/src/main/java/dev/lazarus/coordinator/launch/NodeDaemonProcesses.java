@@ -100,14 +100,27 @@ public final class NodeDaemonProcesses implements AutoCloseable {
      * the next {@link #ensureRunning}. What is left of the old one is killed.
      */
     public void replace(int index, String host) {
-        Process old = processes.get(index);
+        letGo(processes.get(index));
+        processes.set(index, null);
+        hosts.set(index, host);
+    }
+
+    /**
+     * Host {@code index} leaves the job (lost, and no spare takes its place): what is left of its daemon is killed,
+     * and the hosts after it move up one place.
+     */
+    public void drop(int index) {
+        letGo(processes.remove(index));
+        hosts.remove(index);
+    }
+
+    /** Kills what is left of a daemon ended on purpose; its end goes unsaid. */
+    private void letGo(Process old) {
         if (old != null) {
             letGo.add(old);
             old.descendants().forEach(ProcessHandle::destroyForcibly);
             old.destroyForcibly();
         }
-        processes.set(index, null);
-        hosts.set(index, host);
     }
 
     /** Starts again every daemon that is not running (its node was lost, or it died); waits until each listens. */

@@ -159,6 +159,59 @@ class NodeLossIT {
     }
 
     /**
+     * A host powered off with no spare left: its rank runs on the two hosts left (the launcher puts two ranks on one),
+     * whose L2 set is another, so the moved ranks restore from L3; the coordinator weighs no L2 rebuild, chooses L3,
+     * and the run verifies.
+     */
+    @Test
+    @Timeout(value = 8, unit = TimeUnit.MINUTES)
+    void withNoSpareLeftTheLostHostsRankRunsOnTheOthersFromL3() throws Exception {
+        String job = "heat-survivors";
+        String[] args = args(job, "--max-restarts", "2");
+        args[List.of(args).indexOf("--class") + 1] = "B";
+        RunningJob running = RunningJob.start(args, Map.of());
+        String out;
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+            while (onEveryRank(dir.resolve("pfs").resolve(job)) < 400) {
+                assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
+                        "no version on L3 for every rank: " + running.output());
+                Thread.sleep(20);
+            }
+            Thread.sleep(500); // the ranks' heartbeats list it
+            assertTrue(running.process().isAlive(), "the job ended before the host was powered off");
+            hosts.power(2, false);
+            out = running.awaitEnd();
+        } finally {
+            hosts.power(2, true);
+        }
+        assertEquals(0, running.process().exitValue(), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        assertTrue(out.contains("lazarus: node " + address(2) + " does not answer and no spare host(s) are left: the"
+                + " job runs on the 2 node(s) left, its ranks restoring from L3"), out);
+        assertTrue(out.contains("lazarus: failure 1: node loss (node " + address(2) + " lost; "), out);
+        assertFalse(Pattern.compile("failure 1: .*L2 v").matcher(out).find(), "no L2 rebuild is weighed: " + out);
+        assertTrue(Pattern.compile("-> L3 v\\d+ \\[").matcher(out).find(), out);
+        Matcher restored = restored(out);
+        assertTrue(restored.group(2).contains("L3"), out);
+        assertTrue(out.lines().anyMatch(l -> l.matches(" Total processes\\s+=\\s+3")), out);
+        String recorded = Files.readString(dir.resolve("state").resolve(job).resolve("job").resolve("the.json"));
+        assertFalse(recorded.contains("\"" + address(2) + "\""), recorded);
+    }
+
+    /** @return the newest version on the PFS that every rank wrote, or -1 */
+    private static long onEveryRank(Path pfsJob) throws IOException {
+        if (!Files.isDirectory(pfsJob)) {
+            return -1;
+        }
+        long newest = Long.MAX_VALUE;
+        for (int rank = 0; rank < HOSTS; rank++) {
+            newest = Math.min(newest, newestVersion(pfsJob, rank));
+        }
+        return newest;
+    }
+
+    /**
      * The node daemons are members of the job's Hazelcast cluster with the coordinator. The first host's daemon is
      * killed mid-run (SIGKILL; the host and its ranks stay): the members left hold every record the coordinator wrote,
      * and the run goes on without that node's L2 work and passes its verification.

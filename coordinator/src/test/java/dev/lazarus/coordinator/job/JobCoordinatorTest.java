@@ -86,6 +86,12 @@ class JobCoordinatorTest {
      */
     private int runOnHosts(JobOptions options, List<HostLoss> losses, int spares, List<LaunchPlan> plans,
                            LaunchOutcome... script) throws Exception {
+        return runOnHosts(options, losses, spares, false, plans, script);
+    }
+
+    /** As above; with {@code survivors}, an unreachable node without a spare leaves its ranks to the nodes left. */
+    private int runOnHosts(JobOptions options, List<HostLoss> losses, int spares, boolean survivors,
+                           List<LaunchPlan> plans, LaunchOutcome... script) throws Exception {
         Deque<LaunchOutcome> outcomes = new ArrayDeque<>(List.of(script));
         Deque<HostLoss> surveys = new ArrayDeque<>(losses);
         int[] left = {spares};
@@ -97,13 +103,21 @@ class JobCoordinatorTest {
 
             @Override
             public boolean replaceable(HostLoss loss) {
-                return loss.unreachable().size() <= left[0];
+                return loss.unreachable().size() <= left[0] || survivors;
+            }
+
+            @Override
+            public boolean movesRanks(HostLoss loss) {
+                return loss.unreachable().size() > left[0] && survivors;
             }
 
             @Override
             public Optional<LaunchPlan> next(LaunchPlan plan, HostLoss loss) {
                 if (loss.unreachable().isEmpty()) {
                     return Optional.of(plan);
+                }
+                if (movesRanks(loss)) {
+                    return Optional.of(new LaunchPlan(plan.request(), List.of("survivors"), Map.of()));
                 }
                 left[0] -= loss.unreachable().size();
                 return left[0] < 0 ? Optional.empty() : Optional.of(new LaunchPlan(plan.request(),
@@ -237,8 +251,25 @@ class JobCoordinatorTest {
         assertEquals(1, runOnHosts(options(10, RecoveryMode.AUTO, 0.99), List.of(lost(false, 2)), 0, plans,
                 crashedAt(50)));
         assertEquals(1, plans.size());
-        assertTrue(printed().contains("lazarus: giving up: a lost node has no spare to take its place"), printed());
+        assertTrue(printed().contains("lazarus: giving up: no node is left to run the lost nodes' ranks"), printed());
         assertFalse(printed().contains("failure 1:"), "nothing is decided for a job that cannot go on: " + printed());
+    }
+
+    @Test
+    void aNodeThatDoesNotAnswerWithNoSpareLeftLeavesItsRanksToTheOthersWithoutAnL2Rebuild() throws Exception {
+        JobOptions options = new JobOptions(10, RecoveryMode.AUTO, new HangWatch(null), new RestoreSources(
+                new CheckpointDirectory(Path.of("/nonexistent/l1"), "cg"), null, false), 0.0, true);
+        LaunchOutcome crashed = new LaunchOutcome(LaunchOutcome.Kind.CRASHED, 1, List.of(0, 1), null,
+                List.of(beat(90, false, false, false, false, List.of(held(60, true), held(80, true))),
+                        beat(90, false, false, false, false, List.of(held(60, true), held(80, true)))), 5.0);
+        List<LaunchPlan> plans = new ArrayList<>();
+        assertEquals(0, runOnHosts(options, List.of(lost(false, 1)), 0, true, plans, crashed, succeeded(false)));
+        assertEquals(List.of("survivors"), plans.getLast().command(), "the next launch runs on the nodes left");
+        // The L2 sets change with the node count: no set rebuilds the moved ranks' files, so L2 is not weighed.
+        assertFalse(printed().contains("L2 v"), printed());
+        assertTrue(printed().contains("-> beginning [cheapest]"), printed());
+        LaunchDirective relaunch = directives.getLast();
+        assertTrue(relaunch.rollBack() && relaunch.restoreAtMost() == LaunchDirective.BEGINNING, relaunch.toString());
     }
 
     @Test

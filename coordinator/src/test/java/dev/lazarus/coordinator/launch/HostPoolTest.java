@@ -99,22 +99,37 @@ class HostPoolTest {
     }
 
     @Test
-    void nothingLostKeepsThePlanAndTooFewSparesEndTheJob() throws Exception {
-        List<HostsFile.Entry> hosts = entries("hosts", "n1\ndead2\ndead3\n");
+    void nothingLostKeepsThePlanAndTooFewSparesLeaveTheLostRanksToTheNodesLeft() throws Exception {
+        List<HostsFile.Entry> hosts = entries("hosts", "n1 slots=2\ndead2\ndead3\n");
         try (HostPool pool = new HostPool(hosts, entries("spares", "s1\n"), new HostProbe(agent.toString(),
-                Duration.ofSeconds(20)), null, L2Sets.NONE, err)) {
+                Duration.ofSeconds(20)), null, new L2Sets(3, L2Scheme.XOR), err)) {
             LaunchPlan plan = plan(dir.resolve("hosts"));
             assertSame(plan, pool.replaceUnreachable(plan, HostLoss.NONE, r -> {
                 throw new AssertionError("nothing to re-plan");
             }).orElseThrow());
             HostLoss loss = pool.survey();
             assertEquals(List.of("dead2", "dead3"), loss.unreachable().stream().map(HostLoss.LostHost::host).toList());
-            assertTrue(pool.replaceUnreachable(plan, loss, r -> {
-                throw new AssertionError("no plan without spares");
+            assertTrue(pool.replaceable(loss) && pool.movesRanks(loss));
+            LaunchPlan next = pool.replaceUnreachable(plan, loss, r -> new LaunchPlan(r, List.of("planned"),
+                    Map.of())).orElseThrow();
+            assertEquals(List.of("n1 slots=2"), Files.readAllLines(next.request().hostsFile()).stream()
+                    .filter(l -> !l.startsWith("#")).toList(), "the lost hosts leave the host file");
+            assertEquals(List.of("n1"), pool.nodes());
+            assertTrue(text.toString(StandardCharsets.UTF_8).contains("lazarus: nodes [dead2, dead3] do not answer"
+                    + " and only 1 spare host(s) are left: the job runs on the 1 node(s) left, its ranks restoring"
+                    + " from L3 (the L2 sets change, so none rebuilds the moved ranks' files)"),
+                    text.toString(StandardCharsets.UTF_8));
+            assertEquals(1, pool.sparesLeft(), "the spare is kept for a later loss");
+        }
+        try (HostPool alone = new HostPool(entries("hosts", "dead1\n"), List.of(), new HostProbe(agent.toString(),
+                Duration.ofSeconds(20)), null, L2Sets.NONE, err)) {
+            HostLoss loss = alone.survey();
+            assertFalse(alone.replaceable(loss), "no node is left to run the job on");
+            assertTrue(alone.replaceUnreachable(plan(dir.resolve("hosts")), loss, r -> {
+                throw new AssertionError("no plan without a node");
             }).isEmpty());
-            assertTrue(text.toString(StandardCharsets.UTF_8).contains("2 node(s) do not answer and only 1 spare"
-                    + " host(s) are left (--spares)"), text.toString(StandardCharsets.UTF_8));
-            assertEquals(1, pool.sparesLeft(), "a spare is not taken for a launch that cannot run");
+            assertTrue(text.toString(StandardCharsets.UTF_8).contains("1 node(s) do not answer, no spare host(s) are"
+                    + " left (--spares) and no other node is left"), text.toString(StandardCharsets.UTF_8));
         }
     }
 

@@ -9,6 +9,7 @@ import dev.lazarus.coordinator.state.JobCluster;
 import dev.lazarus.coordinator.state.JobState;
 import dev.lazarus.coordinator.state.StateRecords;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
+import dev.lazarus.mpi.launch.HangWatch;
 import dev.lazarus.mpi.launch.Heartbeat;
 import dev.lazarus.mpi.launch.HeartbeatFile;
 import java.io.ByteArrayOutputStream;
@@ -124,11 +125,12 @@ class RankWatchTest {
         watch(rank0.node()).watchOnce(rank0.setUpBeatMillis() + 500);
         assertEquals(new StateRecords.Beat(0, rank0.node(), rank0.setUpBeatMillis(), false), state.beats().get(0),
                 "its set-up step is recorded as its last sign of life");
-        assertNull(state.launch().orElseThrow().hang(), "within the timeout");
         watch(rank0.node()).watchOnce(rank0.setUpBeatMillis() + MINUTE);
+        assertNull(state.launch().orElseThrow().hang(), "the launch's 1 s hang timeout is for iterations");
+        watch(rank0.node()).watchOnce(rank0.setUpBeatMillis() + HangWatch.SET_UP_MINIMUM.toMillis() + MINUTE);
         String hang = state.launch().orElseThrow().hang();
-        assertTrue(hang != null && hang.startsWith("rank 0 silent for 60 s in its set-up, before its main loop (set-up"
-                + " hang timeout 1 s)"), String.valueOf(hang));
+        assertTrue(hang != null && hang.startsWith("rank 0 silent for 660 s in its set-up, before its main loop"
+                + " (set-up hang timeout 600 s)"), String.valueOf(hang));
     }
 
     @Test

@@ -12,8 +12,9 @@ import java.util.Optional;
  * longer than the hang timeout is hung. The timeout is {@code --hang-timeout} when given, else ten times the slowest
  * rank's median iteration time, and never under {@link #MINIMUM} (set-up between two iterations, a checkpoint or a
  * verification may take far longer than an iteration). Before its main loop a rank is judged by its steps of set-up
- * (levels opened, heap attached, state restored, initialized): one silent for longer than {@code --hang-timeout},
- * or {@link #SET_UP_MINIMUM} without it (no iteration time is known yet, and one step may be a long restore), is hung.
+ * (levels opened, heap attached, state restored, initialized): one silent for longer than {@link #SET_UP_MINIMUM},
+ * or {@code --hang-timeout} when that is longer, is hung. A timeout chosen for iterations is no measure of set-up: a
+ * cold JVM, an L2 rebuild or a restore of a large state take far longer than an iteration.
  * A rank that hangs before it opens its heartbeat (JVM start, {@code MPI_Init}) leaves nothing to judge.
  *
  * @param explicit the timeout the user gave, or null for the derived one
@@ -25,7 +26,7 @@ public record HangWatch(Duration explicit, int patience) {
     public static final Duration MINIMUM = Duration.ofSeconds(60);
     /** How many median iterations of silence make a hang. */
     public static final int ITERATIONS = 10;
-    /** How long one step of set-up may take without {@code --hang-timeout}. */
+    /** How long one step of set-up may take at least. */
     public static final Duration SET_UP_MINIMUM = Duration.ofMinutes(10);
 
     /** @throws IllegalArgumentException for a timeout that is not positive */
@@ -61,7 +62,8 @@ public record HangWatch(Duration explicit, int patience) {
 
     /** @return how long a rank may stay in one step of its set-up */
     public Duration setUpTimeout() {
-        return (explicit != null ? explicit : SET_UP_MINIMUM).multipliedBy(patience);
+        Duration longest = explicit != null && explicit.compareTo(SET_UP_MINIMUM) > 0 ? explicit : SET_UP_MINIMUM;
+        return longest.multipliedBy(patience);
     }
 
     /**

@@ -60,7 +60,7 @@ class HangWatchTest {
         HangWatch watch = new HangWatch(Duration.ofSeconds(5));
         assertTrue(watch.hung(List.of(beat(8, 4_900, 0.1, false)), NOW).isEmpty(), "within the timeout");
         assertTrue(watch.hung(List.of(Optional.empty()), NOW).isEmpty(), "no heartbeat yet (JVM start)");
-        assertTrue(watch.hung(List.of(inSetUp(4_900)), NOW).isEmpty(), "a set-up step within the timeout");
+        assertTrue(watch.hung(List.of(inSetUp(60_000)), NOW).isEmpty(), "--hang-timeout is no measure of set-up");
         assertTrue(watch.hung(List.of(beat(100, 60_000, 0.1, true)), NOW).isEmpty(), "finished: verifying, exiting");
         assertEquals("--hang-timeout must be positive (got 0)",
                 assertThrows(IllegalArgumentException.class, () -> new HangWatch(Duration.ZERO)).getMessage());
@@ -69,11 +69,14 @@ class HangWatchTest {
     @Test
     void aRankSilentInItsSetUpIsHungAfterTheSetUpTimeout() {
         HangWatch watch = new HangWatch(Duration.ofSeconds(5));
-        assertEquals(Duration.ofSeconds(5), watch.setUpTimeout(), "--hang-timeout applies to set-up steps too");
+        assertEquals(HangWatch.SET_UP_MINIMUM, watch.setUpTimeout(), "a timeout for iterations does not shorten it");
+        assertEquals(Duration.ofMinutes(30), new HangWatch(Duration.ofMinutes(30)).setUpTimeout(), "but lengthens it");
         // Rank 1 stopped in a step of its set-up; rank 0 finished its steps and waits for it at the barrier.
-        List<Optional<HeartbeatSnapshot>> beats = List.of(inSetUp(6_000), inSetUp(9_000), Optional.empty());
-        assertEquals(Optional.of("rank 1 silent for 9 s in its set-up, before its main loop (set-up hang timeout"
-                + " 5 s)"), watch.hung(beats, NOW));
+        long minute = 60_000;
+        List<Optional<HeartbeatSnapshot>> beats = List.of(inSetUp(11 * minute), inSetUp(12 * minute),
+                Optional.empty());
+        assertEquals(Optional.of("rank 1 silent for 720 s in its set-up, before its main loop (set-up hang timeout"
+                + " 600 s)"), watch.hung(beats, NOW));
         HangWatch derived = new HangWatch(null);
         assertEquals(HangWatch.SET_UP_MINIMUM, derived.setUpTimeout(), "no iteration time is known in set-up");
         assertTrue(derived.hung(List.of(inSetUp(HangWatch.SET_UP_MINIMUM.toMillis() - 1_000)), NOW).isEmpty(),
