@@ -28,6 +28,7 @@ import dev.lazarus.store.DirectoryCheck;
 import dev.lazarus.store.JobId;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.xor.XorSetLayout;
+import dev.lazarus.store.settings.SettingSource;
 import dev.lazarus.store.settings.Settings;
 
 import java.io.IOException;
@@ -150,10 +151,11 @@ final class RunCommand implements Callable<Integer> {
     Path l2Secret;
 
     @Option(names = "--node-daemon", paramLabel = "embedded|process",
-            description = "Where each node's L2 work (its L2 service, encoding, rebuilds) runs: in the node's lowest"
-                    + " rank (embedded; default) or in a node daemon process started on every host before the ranks"
-                    + " and kept across relaunches (process).")
-    String nodeDaemon = NodeDaemonConfig.EMBEDDED;
+            description = "Where each node's L2 work (its L2 service, encoding, rebuilds) runs: in a node daemon"
+                    + " process started on every host before the ranks, kept across relaunches, which also watches"
+                    + " its ranks and holds the job's state with the coordinator (process; the default with --hosts),"
+                    + " or in the node's lowest rank (embedded; the default on one host).")
+    String nodeDaemon;
 
     @Option(names = "--timeout", paramLabel = "SECONDS", description = "Kill the job after this many seconds.")
     Long timeoutSeconds;
@@ -201,10 +203,13 @@ final class RunCommand implements Callable<Integer> {
         if (l2Secret != null) {
             checkSecret(l2Secret);
         }
-        Path newSecret = l2Secret == null && settings.enabled() && settings.l2Every() > 0
-                && settings.l2Secret().isEmpty() ? JobSecrets.newPath(cli.environment(), jobId, application) : null;
-        Path secret = l2Secret != null ? l2Secret.toAbsolutePath() : newSecret;
-        if (secret != null) {
+        boolean daemonProcesses = settings.daemonMode().equals(NodeDaemonConfig.PROCESS);
+        // The nodes' L2 services and the daemons (which serve L2 and may do nothing else) authenticate with it.
+        Path configured = l2Secret != null ? l2Secret.toAbsolutePath() : settings.l2Secret().orElse(null);
+        Path newSecret = configured == null && (settings.enabled() && settings.l2Every() > 0 || daemonProcesses)
+                ? JobSecrets.newPath(cli.environment(), jobId, application) : null;
+        Path secret = configured != null ? configured : newSecret;
+        if (l2Secret != null || newSecret != null) {
             options.add("-D" + CheckpointSettings.L2_SECRET + "=" + secret);
         }
         JobOptions job = jobOptions(settings, persistence);
@@ -212,7 +217,7 @@ final class RunCommand implements Callable<Integer> {
         LaunchRequest request = new LaunchRequest(ranks, backend, hosts, rshAgent, network, classpath, options,
                 application, arguments, timeoutSeconds == null ? null : Duration.ofSeconds(timeoutSeconds),
                 statusRoot(keeping));
-        Path daemonSecret = settings.daemonMode().equals(NodeDaemonConfig.PROCESS) ? secret : null;
+        Path daemonSecret = daemonProcesses ? secret : null;
         if (newSecret == null || dryRun) {
             return launch(request, job, keeping, daemonSecret, spareHosts, l2Sets(settings), dryRun);
         }
@@ -222,6 +227,17 @@ final class RunCommand implements Callable<Integer> {
         } finally {
             Files.deleteIfExists(newSecret);
         }
+    }
+
+    /**
+     * @return the node daemon mode when neither {@code --node-daemon} nor a setting names one: process on several hosts
+     *         (each host's daemon does its node's L2 work, watches its ranks and holds the job's state), else null
+     *         (the setting's default, embedded)
+     */
+    private String defaultDaemonMode(List<String> options) {
+        boolean named = options.stream().anyMatch(o -> o.startsWith("-D" + Settings.CKPT_DAEMON.property() + "="))
+                || new SettingSource(new Properties(), cli.environment()).text(Settings.CKPT_DAEMON).isPresent();
+        return hosts != null && !named ? NodeDaemonConfig.PROCESS : null;
     }
 
     /**
@@ -365,15 +381,13 @@ final class RunCommand implements Callable<Integer> {
                 throw new IllegalArgumentException("--l2-scheme=" + l2Scheme + " must be xor or partner");
             }
         }
-        if (!nodeDaemon.equals(NodeDaemonConfig.EMBEDDED)) {
-            if (!nodeDaemon.equals(NodeDaemonConfig.PROCESS)) {
-                throw new IllegalArgumentException("--node-daemon=" + nodeDaemon + " must be embedded or process");
-            }
-            if (checkpointEvery == null || checkpointEvery.equals("0") || l2Every != null && l2Every == 0) {
-                throw new IllegalArgumentException("--node-daemon process runs the nodes' L2 work: it needs"
-                        + " --ckpt-every and L2 (--l2-every above 0)");
-            }
-            all.add("-D" + Settings.CKPT_DAEMON.property() + "=" + NodeDaemonConfig.PROCESS);
+        if (nodeDaemon != null && !nodeDaemon.equals(NodeDaemonConfig.EMBEDDED)
+                && !nodeDaemon.equals(NodeDaemonConfig.PROCESS)) {
+            throw new IllegalArgumentException("--node-daemon=" + nodeDaemon + " must be embedded or process");
+        }
+        String daemonMode = nodeDaemon != null ? nodeDaemon : defaultDaemonMode(options);
+        if (daemonMode != null) {
+            all.add("-D" + Settings.CKPT_DAEMON.property() + "=" + daemonMode);
         }
         if (checkpointDirectory != null) {
             all.add("-D" + CheckpointSettings.L1_DIR + "=" + checkpointDirectory.toAbsolutePath());

@@ -39,6 +39,8 @@ public record JobCluster(String job, String token, String address, int port, Lis
     public static final int PORTS = 100;
     /** Synchronous backups of every state map: one, so that any one member can be lost. */
     public static final int BACKUPS = 1;
+    /** Partitions of the state (Hazelcast's default, 271, is for far larger data; a prime spreads the keys). */
+    public static final int PARTITIONS = 31;
 
     public JobCluster {
         members = List.copyOf(members);
@@ -91,6 +93,15 @@ public record JobCluster(String job, String token, String address, int port, Lis
         // the partitions it owned wait.
         config.setProperty("hazelcast.max.no.heartbeat.seconds", Integer.toString(MAX_SILENT_SECONDS));
         config.setProperty("hazelcast.heartbeat.interval.seconds", "1");
+        // The members share the nodes' cores with the ranks, and the state is a few hundred small records: a small
+        // partition table (fewer migrations and backup syncs as daemons join), one thread per stage rather than one
+        // per core, and no metrics collection every few seconds.
+        config.setProperty("hazelcast.partition.count", Integer.toString(PARTITIONS));
+        config.setProperty("hazelcast.operation.thread.count", "1");
+        config.setProperty("hazelcast.operation.generic.thread.count", "1");
+        config.setProperty("hazelcast.io.thread.count", "1");
+        config.setProperty("hazelcast.event.thread.count", "1");
+        config.getMetricsConfig().setEnabled(false);
         NetworkConfig network = config.getNetworkConfig();
         network.setPort(port).setPortAutoIncrement(true).setPortCount(PORTS);
         network.getInterfaces().setEnabled(true).addInterface(address);
