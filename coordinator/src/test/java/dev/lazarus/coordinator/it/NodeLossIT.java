@@ -113,21 +113,11 @@ class NodeLossIT {
         args[List.of(args).indexOf("--class") + 1] = "B";
         args[List.of(args).indexOf("--pfs-dir") + 1] = "off";
         RunningJob running = RunningJob.start(args, Map.of());
-        String out;
-        long protectedVersion;
-        try {
-            protectedVersion = awaitProtected(running, job, 600);
-            // The ranks list what their nodes hold (and its parity) in their heartbeats every 250 ms: wait for the
-            // list that names the protected version, as the coordinator will read it.
-            Thread.sleep(1000);
-            assertTrue(running.process().isAlive(), "the job ended before the host was powered off");
-            hosts.power(2, false);
-            out = running.awaitEnd();
-        } finally {
-            hosts.power(2, true);
-        }
-        assertEquals(0, running.process().exitValue(), out);
-        assertEquals(1, count(out, SUCCESS), out);
+        long protectedVersion = awaitProtected(running, job, 600);
+        // The ranks list what their nodes hold (and its parity) in their heartbeats every 250 ms: wait for the list
+        // that names the protected version, as the coordinator will read it.
+        Thread.sleep(1000);
+        String out = powerOffHost2ThenVerified(running);
         assertTrue(out.contains("lazarus: node " + lost + " was lost: it does not answer (exit status 255: netns-rsh:"
                 + " connect to host " + lost + " port 22: No route to host"), out);
         assertTrue(out.contains("lazarus: failure 1: node loss (node " + lost + " lost; "), out);
@@ -170,23 +160,14 @@ class NodeLossIT {
         String[] args = args(job, "--max-restarts", "2");
         args[List.of(args).indexOf("--class") + 1] = "B";
         RunningJob running = RunningJob.start(args, Map.of());
-        String out;
-        try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-            while (onEveryRank(dir.resolve("pfs").resolve(job)) < 400) {
-                assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
-                        "no version on L3 for every rank: " + running.output());
-                Thread.sleep(20);
-            }
-            Thread.sleep(500); // the ranks' heartbeats list it
-            assertTrue(running.process().isAlive(), "the job ended before the host was powered off");
-            hosts.power(2, false);
-            out = running.awaitEnd();
-        } finally {
-            hosts.power(2, true);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (onEveryRank(dir.resolve("pfs").resolve(job)) < 400) {
+            assertTrue(running.process().isAlive() && System.nanoTime() < deadline,
+                    "no version on L3 for every rank: " + running.output());
+            Thread.sleep(20);
         }
-        assertEquals(0, running.process().exitValue(), out);
-        assertEquals(1, count(out, SUCCESS), out);
+        Thread.sleep(500); // the ranks' heartbeats list it
+        String out = powerOffHost2ThenVerified(running);
         assertTrue(out.contains("lazarus: node " + address(2) + " does not answer and no spare host(s) are left: the"
                 + " job runs on the 2 node(s) left, its ranks restoring from L3"), out);
         assertTrue(out.contains("lazarus: failure 1: node loss (node " + address(2) + " lost; "), out);
@@ -197,6 +178,26 @@ class NodeLossIT {
         assertTrue(out.lines().anyMatch(l -> l.matches(" Total processes\\s+=\\s+3")), out);
         String recorded = Files.readString(dir.resolve("state").resolve(job).resolve("job").resolve("the.json"));
         assertFalse(recorded.contains("\"" + address(2) + "\""), recorded);
+    }
+
+    /**
+     * Powers host 2 off while the job runs (on again after it), and checks the job then recovered by itself and
+     * verified once.
+     *
+     * @return what the job printed
+     */
+    private static String powerOffHost2ThenVerified(RunningJob running) throws Exception {
+        String out;
+        try {
+            assertTrue(running.process().isAlive(), "the job ended before the host was powered off");
+            hosts.power(2, false);
+            out = running.awaitEnd();
+        } finally {
+            hosts.power(2, true);
+        }
+        assertEquals(0, running.process().exitValue(), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        return out;
     }
 
     /** @return the newest version on the PFS that every rank wrote, or -1 */
