@@ -58,7 +58,7 @@ class JobCoordinatorTest {
         long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), iteration, 1, 100, 100, true,
                 resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth, held, 0,
-                incidents, 0));
+                incidents, 0, false));
     }
 
     private static LaunchOutcome crashedAt(int iteration) {

@@ -23,7 +23,7 @@ class JobHistoryTest {
     private static Optional<HeartbeatSnapshot> beat(Restore restored) {
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), 60, 51, 100, 100, true, false,
                 true, true, false, restored, 2_000_000_000L, 0, new long[] {100_000_000L},
-                List.of(), 0, HeartbeatFile.Incidents.NONE, 0));
+                List.of(), 0, HeartbeatFile.Incidents.NONE, 0, false));
     }
 
     private static LaunchOutcome launchWith(Restore... restores) {

@@ -200,6 +200,7 @@ public final class RecomputingRun {
         for (int it = first; it <= app.iterations(); it++) {
             iterate(app, easyCrash, levels, heartbeat, it);
         }
+        heartbeat.mainLoopEnded();
         VerificationClock clock = new VerificationClock(app);
         Verdict verdict = clock.verify();
         if (fromNvm && !verdict.accepted() && app.maxIterations() > app.iterations()) {

@@ -130,7 +130,7 @@ class RankWatchTest {
         watch(rank0.node()).watchOnce(rank0.setUpBeatMillis() + HangWatch.SET_UP_MINIMUM.toMillis() + MINUTE);
         String hang = state.launch().orElseThrow().hang();
         assertTrue(hang != null && hang.startsWith("rank 0 silent for 660 s in its set-up, before its main loop"
-                + " (set-up hang timeout 600 s)"), String.valueOf(hang));
+                + " (hang timeout outside the main loop 600 s)"), String.valueOf(hang));
     }
 
     @Test

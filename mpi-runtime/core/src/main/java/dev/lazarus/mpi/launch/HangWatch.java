@@ -14,7 +14,8 @@ import java.util.Optional;
  * verification may take far longer than an iteration). Before its main loop a rank is judged by its steps of set-up
  * (levels opened, heap attached, state restored, initialized): one silent for longer than {@link #SET_UP_MINIMUM},
  * or {@code --hang-timeout} when that is longer, is hung. A timeout chosen for iterations is no measure of set-up: a
- * cold JVM, an L2 rebuild or a restore of a large state take far longer than an iteration.
+ * cold JVM, an L2 rebuild or a restore of a large state take far longer than an iteration. The same holds after the
+ * main loop (the verification, the wait for the last checkpoint's drain, the release of the levels).
  * A rank that hangs before it opens its heartbeat (JVM start, {@code MPI_Init}) leaves nothing to judge.
  *
  * @param explicit the timeout the user gave, or null for the derived one
@@ -60,7 +61,7 @@ public record HangWatch(Duration explicit, int patience) {
         return (derived.compareTo(MINIMUM) > 0 ? derived : MINIMUM).multipliedBy(patience);
     }
 
-    /** @return how long a rank may stay in one step of its set-up */
+    /** @return how long a rank may stay in one step of its set-up, or after its main loop */
     public Duration setUpTimeout() {
         Duration longest = explicit != null && explicit.compareTo(SET_UP_MINIMUM) > 0 ? explicit : SET_UP_MINIMUM;
         return longest.multipliedBy(patience);
@@ -115,7 +116,8 @@ public record HangWatch(Duration explicit, int patience) {
         return Optional.of(new Hang(oldest, beat.inMainLoop()
                 ? String.format(Locale.ROOT, "rank %d silent for %.0f s in iteration %d (hang timeout %d s)", oldest,
                         silent, beat.iteration(), timeout.toSeconds())
-                : String.format(Locale.ROOT, "rank %d silent for %.0f s in its set-up, before its main loop (set-up"
-                        + " hang timeout %d s)", oldest, silent, setUpTimeout.toSeconds())));
+                : String.format(Locale.ROOT, "rank %d silent for %.0f s %s (hang timeout outside the main loop %d s)",
+                        oldest, silent, beat.lastBeatMillis() > 0 ? "after its main loop" : "in its set-up, before"
+                                + " its main loop", setUpTimeout.toSeconds())));
     }
 }

@@ -150,6 +150,21 @@ public final class Heartbeat implements AutoCloseable {
         lastBeatNanos = 0;
     }
 
+    /**
+     * The main loop ended: the rank verifies, waits for its last checkpoint and releases its levels, which may take far
+     * longer than an iteration; a watch then judges its silence as it judges set-up.
+     */
+    public void mainLoopEnded() {
+        if (page == null) {
+            return;
+        }
+        long seq = beginWrite();
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT, page.get(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT)
+                | HeartbeatFile.PAST_MAIN_LOOP);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
+        endWrite(seq);
+    }
+
     /** Iteration {@code iteration} begins: records it, the time, and how long the previous iteration took. */
     public void beat(int iteration) {
         if (page == null) {

@@ -20,7 +20,8 @@ import java.util.Optional;
  *   8 long  sequence (odd while the rank writes)
  *  16 long  last beat, epoch milliseconds
  *  24 int   iteration begun       28 int  first iteration of this start
- *  32 int   iterations            36 int  flags (persistent, resumed, finished, accepted, rolled back)
+ *  32 int   iterations            36 int  flags (persistent, resumed, finished, accepted, rolled back, past its
+ *                                         main loop)
  *  40 long  restored version (-1: none)
  *  48 long  set-up nanoseconds    56 long one verification, nanoseconds
  *  64 int   durations recorded (at most 16)   68 int  max iterations (a resumed run may go that far)
@@ -35,7 +36,8 @@ import java.util.Optional;
  * 416 int   the level a checkpoint could not be written to for lack of space (1 L1, 3 L3; 0 none)
  * 420 int   the level a restore found a version corrupt on (1 L1, 3 L3; 0 none)
  * 424 long  the version that did not fit           432 long  the version found corrupt
- * 440 long  the last set-up step, epoch milliseconds (written at open and at each step before the main loop)
+ * 440 long  the last step outside the main loop, epoch milliseconds (written at open, at each step of set-up
+ *           before the main loop, and when the main loop ends)
  * </pre>
  */
 public final class HeartbeatFile {
@@ -82,6 +84,7 @@ public final class HeartbeatFile {
     static final int FINISHED = 4;
     static final int ACCEPTED = 8;
     static final int ROLLED_BACK = 16;
+    static final int PAST_MAIN_LOOP = 32;
 
     private static final int ATTEMPTS = 1000;
 
@@ -159,7 +162,7 @@ public final class HeartbeatFile {
                 new Incidents(Math.clamp(page.getInt(FULL_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
                         page.getLong(FULL_VERSION_AT), Math.clamp(page.getInt(CORRUPT_LEVEL_AT), 0,
                                 Restore.DEEPEST_LEVEL), page.getLong(CORRUPT_VERSION_AT)),
-                page.getLong(SET_UP_BEAT_AT)));
+                page.getLong(SET_UP_BEAT_AT), (flags & PAST_MAIN_LOOP) != 0));
     }
 
     /**
@@ -255,31 +258,33 @@ public final class HeartbeatFile {
      * @param heldOnL1          the versions complete on L1 as this rank last listed them, oldest first
      * @param pid               the rank's process id (0 when unknown)
      * @param incidents         the newest level that was full and version found corrupt, as the rank met them
-     * @param setUpBeatMillis   its last step of set-up before the main loop (heartbeat opened, levels opened, heap
-     *                          attached, restored, initialized), epoch milliseconds (0: none)
+     * @param setUpBeatMillis   its last step outside the main loop, epoch milliseconds (0: none): of set-up before
+     *                          it (heartbeat opened, levels opened, heap attached, restored, initialized), or the
+     *                          loop's end
+     * @param pastMainLoop      whether its main loop ended (it verifies, waits for its last checkpoint, releases)
      */
     public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
                                     boolean rolledBack, Restore restored, long setUpNanos,
                                     long verificationNanos, long[] durations, List<Held> heldOnL1, long pid,
-                                    Incidents incidents, long setUpBeatMillis) {
+                                    Incidents incidents, long setUpBeatMillis, boolean pastMainLoop) {
 
         public HeartbeatSnapshot {
             heldOnL1 = List.copyOf(heldOnL1);
         }
 
-        /** @return whether the rank began its main loop */
+        /** @return whether the rank is in its main loop: it began it, and the loop has not ended */
         public boolean inMainLoop() {
-            return lastBeatMillis > 0;
+            return lastBeatMillis > 0 && !pastMainLoop;
         }
 
         /**
-         * @return when the rank was last seen to make progress, epoch milliseconds: its last beat in the main loop,
-         *         else its last step of set-up (0: neither)
+         * @return when the rank was last seen to make progress, epoch milliseconds: its last beat in the main loop or
+         *         its last step outside it, whichever came later (0: neither)
          */
         public long lastSignOfLifeMillis() {
-            return inMainLoop() ? lastBeatMillis : setUpBeatMillis;
+            return Math.max(lastBeatMillis, setUpBeatMillis);
         }
 
         /** @return the median of the recorded iteration times, in seconds, or NaN when none is recorded */

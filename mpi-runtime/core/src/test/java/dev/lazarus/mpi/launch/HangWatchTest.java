@@ -20,13 +20,14 @@ class HangWatchTest {
         long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
         return Optional.of(new HeartbeatSnapshot("n1", NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
                 false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0,
-                HeartbeatFile.Incidents.NONE, NOW - 600_000));
+                HeartbeatFile.Incidents.NONE, NOW - 600_000, false));
     }
 
     /** A rank still in its set-up, its last step {@code ago} ms before NOW. */
     private static Optional<HeartbeatSnapshot> inSetUp(long ago) {
         return Optional.of(new HeartbeatSnapshot("n1", 0, 0, 0, 0, 0, false, false, false, false, false,
-                HeartbeatFile.Restore.NONE, 0, 0, new long[0], List.of(), 0, HeartbeatFile.Incidents.NONE, NOW - ago));
+                HeartbeatFile.Restore.NONE, 0, 0, new long[0], List.of(), 0, HeartbeatFile.Incidents.NONE, NOW - ago,
+                false));
     }
 
     @Test
@@ -75,8 +76,8 @@ class HangWatchTest {
         long minute = 60_000;
         List<Optional<HeartbeatSnapshot>> beats = List.of(inSetUp(11 * minute), inSetUp(12 * minute),
                 Optional.empty());
-        assertEquals(Optional.of("rank 1 silent for 720 s in its set-up, before its main loop (set-up hang timeout"
-                + " 600 s)"), watch.hung(beats, NOW));
+        assertEquals(Optional.of("rank 1 silent for 720 s in its set-up, before its main loop (hang timeout outside"
+                + " the main loop 600 s)"), watch.hung(beats, NOW));
         HangWatch derived = new HangWatch(null);
         assertEquals(HangWatch.SET_UP_MINIMUM, derived.setUpTimeout(), "no iteration time is known in set-up");
         assertTrue(derived.hung(List.of(inSetUp(HangWatch.SET_UP_MINIMUM.toMillis() - 1_000)), NOW).isEmpty(),
@@ -84,5 +85,19 @@ class HangWatchTest {
         assertEquals(0, derived.hang(List.of(inSetUp(HangWatch.SET_UP_MINIMUM.toMillis() + 1_000)), NOW)
                 .orElseThrow().rank());
         assertEquals(HangWatch.SET_UP_MINIMUM.multipliedBy(2), derived.behindNodeDaemons().setUpTimeout());
+    }
+
+    @Test
+    void aRankPastItsMainLoopGetsTheLongerTimeoutToo() {
+        // The loop ended 60 s ago after its last beat; the rank verifies and waits for its last checkpoint's drain.
+        long[] durations = {100_000_000L};
+        Optional<HeartbeatSnapshot> finishing = Optional.of(new HeartbeatSnapshot("n1", NOW - 61_000, 100, 1, 100,
+                100, true, false, false, false, false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0,
+                HeartbeatFile.Incidents.NONE, NOW - 60_000, true));
+        assertTrue(!finishing.get().inMainLoop() && finishing.get().lastSignOfLifeMillis() == NOW - 60_000);
+        HangWatch watch = new HangWatch(Duration.ofSeconds(5));
+        assertTrue(watch.hung(List.of(finishing), NOW).isEmpty(), "the 5 s timeout is for iterations");
+        assertEquals(Optional.of("rank 0 silent for 660 s after its main loop (hang timeout outside the main loop"
+                + " 600 s)"), watch.hung(List.of(finishing), NOW + 600_000));
     }
 }

@@ -59,10 +59,16 @@ class HeartbeatTest {
                     "median " + s.medianIterationSeconds());
             assertTrue(s.lastBeatMillis() >= before);
             assertTrue(s.inMainLoop() && s.lastSignOfLifeMillis() == s.lastBeatMillis());
+            Thread.sleep(2);
+            beat.mainLoopEnded();
+            HeartbeatSnapshot ended = HeartbeatFile.read(dir, 3).orElseThrow();
+            assertTrue(!ended.inMainLoop() && ended.pastMainLoop() && ended.lastSignOfLifeMillis() > s.lastBeatMillis(),
+                    ended.toString());
             assertFalse(s.node().isBlank(), "the rank's node is named");
             assertEquals(ProcessHandle.current().pid(), s.pid(), "whom the node daemon kills if the rank hangs");
             // A rollback within the launch starts again, fresh: the launch still began with an NVM restart.
             beat.start(1, 100, 200, true, false, new HeartbeatFile.Restore(40, 2, 1_500_000_000L), 1);
+            assertFalse(HeartbeatFile.read(dir, 3).orElseThrow().pastMainLoop(), "a new start's loop has not ended");
             beat.finish(true, true, 3_000_000L);
             s = HeartbeatFile.read(dir, 3).orElseThrow();
             assertTrue(s.resumedFromNvm() && s.finished() && s.accepted() && s.rolledBack(), s.toString());
