@@ -305,7 +305,9 @@ public final class Checkpoints implements AutoCloseable {
         List<String> reasons = new ArrayList<>();
         // Before the rebuild, which writes the manifest on this node's leader.
         boolean lostOnL1 = !Files.exists(l1.manifestFile(version, comm.rank()));
-        boolean rebuilding = l2Rebuild && POLICY.levelOrder().contains(Level.L2) && startRebuilds(version, lostOnL1);
+        boolean withL2 = l2Rebuild && l2.enabled() && POLICY.levelOrder().contains(Level.L2);
+        // L2's first step: a node whose L1 lost the version starts its rebuild while the other nodes read L1.
+        boolean rebuilding = withL2 && rebuildFailedNodes(version, lostOnL1);
         boolean nodeRebuilt = rebuilding && lostOnL1;
         if (nodeRebuilt) {
             reasons.add(l1.manifestFile(version, comm.rank()) + ": missing");
@@ -314,8 +316,8 @@ public final class Checkpoints implements AutoCloseable {
         for (Level level : POLICY.levelOrder()) {
             boolean done = switch (level) {
                 case L1 -> restored == null && !nodeRebuilt && restoreFrom(l1, version, reasons);
-                case L2 -> rebuilding && endRebuilds() && restored == null && nodeRebuilt
-                        && restoreFrom(l1, version, reasons);
+                case L2 -> withL2 && restoredAfterRebuilds(version, rebuilding, nodeRebuilt, restored == null,
+                        reasons);
                 case L3 -> restored == null && l3 != null && restoreFrom(l3, version, reasons);
             };
             if (done) {
@@ -333,19 +335,39 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * L2's first step of a restore; collective. The ranks tell each other whose L1 holds no manifest of the version;
-     * where some do not, each such node's leader rebuilds the node's files from its set, if the policy says the set
-     * can, while the other nodes' ranks go on to read L1. A node whose ranks still hold some of their files is not
-     * rebuilt (the rebuild refuses to write over them), and its ranks fall back to L3.
+     * L2's step of a restore, after L1's; collective. Waits for the rebuilds begun before L1's read (of nodes whose L1
+     * lost the version) and reads the rebuilt nodes' files. A node whose L1 read failed although its manifest was
+     * there (a damaged file) is rebuilt now, after everyone's read (the rebuild moves what is left of the version
+     * aside first), and its ranks read again.
      *
-     * @param lostOnL1 whether this rank's L1 holds no manifest of the version
-     * @return whether some node was to be rebuilt ({@link #endRebuilds} must follow)
+     * @param rebuilding  whether rebuilds were begun before L1's read
+     * @param nodeRebuilt whether this rank's node was among them
+     * @param missing     whether this rank has not restored the version yet
+     * @return whether this rank restored it now
      */
-    private boolean startRebuilds(long version, boolean lostOnL1) {
-        if (!l2.enabled()) {
-            return false;
+    private boolean restoredAfterRebuilds(long version, boolean rebuilding, boolean nodeRebuilt, boolean missing,
+                                          List<String> reasons) {
+        boolean restored = false;
+        if (rebuilding) {
+            comm.barrier(); // every lost node's rebuild is done
+            restored = missing && nodeRebuilt && restoreFrom(l1, version, reasons);
         }
-        List<Boolean> nodeFailed = l2.nodesThatFailed(lostOnL1);
+        boolean damaged = missing && !nodeRebuilt;
+        if (rebuildFailedNodes(version, damaged)) {
+            comm.barrier(); // every damaged node's rebuild is done
+            restored = restored || damaged && restoreFrom(l1, version, reasons);
+        }
+        return restored;
+    }
+
+    /**
+     * Tells every rank which ranks failed; the leader of each node with a failed rank rebuilds the node's files of the
+     * version from its set, if the policy says the set can (everyone else goes on); collective.
+     *
+     * @return whether some node was to be rebuilt
+     */
+    private boolean rebuildFailedNodes(long version, boolean failed) {
+        List<Boolean> nodeFailed = l2.nodesThatFailed(failed);
         if (!nodeFailed.contains(true)) {
             return false;
         }
@@ -353,12 +375,6 @@ public final class Checkpoints implements AutoCloseable {
         if (failure != null) {
             log.accept("rank " + comm.rank() + ": " + failure);
         }
-        return true;
-    }
-
-    /** Waits until every node's rebuild is done; collective. @return true */
-    private boolean endRebuilds() {
-        comm.barrier();
         return true;
     }
 
