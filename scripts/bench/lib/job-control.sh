@@ -1,5 +1,5 @@
 # Shared by the recovery benchmarks (sourced, not run): find one `./lazarus run`'s processes and follow its ranks'
-# heartbeats. The caller sets $launched (the command's pid) and $log (its output); helpers read them.
+# heartbeats. The caller sets $launched (the command's pid), $log (its output) and $np (the ranks); helpers read them.
 
 descendants() { # PID -> every descendant's pid, one a line (one ps: cheap enough to poll)
   ps -e -o pid=,ppid= | awk -v root="$1" '{parent[$1] = $2} END {
@@ -59,3 +59,24 @@ finish() { # waits for the command; its status in $status
 }
 
 verified() { [ "$status" = 0 ] && grep -q 'Verification *= *SUCCESSFUL' "$log"; }
+
+# newest_complete VERSION_DIR...: the newest (last) of these version directories that holds every rank's manifest,
+# or nothing
+newest_complete() {
+  local v newest=""
+  for v in "$@"; do
+    [ -d "$v" ] || continue
+    [ "$(find "$v" -maxdepth 1 -name 'rank-*.manifest' | wc -l)" -ge "$np" ] && newest=$v
+  done
+  echo "$newest"
+}
+
+# parity_listed: whether every rank's heartbeat lists a version on L1 whose L2 parity its node has written (what the
+# coordinator weighs after a node loss; HeartbeatFile: 268 the count of versions listed, 404 a parity bit for each)
+parity_listed() {
+  local r count bits
+  for r in $(seq 0 $((np - 1))); do
+    count=$(heartbeat_int "$beats" 268 "$r") bits=$(heartbeat_int "$beats" 404 "$r")
+    [ $(( bits & ((1 << count) - 1) )) -ne 0 ] || return 1
+  done
+}

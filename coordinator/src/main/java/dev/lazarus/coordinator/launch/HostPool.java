@@ -182,7 +182,6 @@ public final class HostPool implements AutoCloseable {
         return file;
     }
 
-
     /** Deletes the host file it wrote. */
     @Override
     public void close() throws IOException {

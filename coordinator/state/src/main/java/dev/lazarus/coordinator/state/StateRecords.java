@@ -46,7 +46,8 @@ public final class StateRecords {
      *
      * @param rank           the rank
      * @param node           its node
-     * @param lastBeatMillis its last heartbeat, or before its main loop its last step of set-up, epoch milliseconds
+     * @param lastBeatMillis its last heartbeat or step outside its main loop (set-up, the loop's end), whichever came
+     *                       later, epoch milliseconds
      * @param finished       whether it reached its verdict (it is verifying or exiting, not hung)
      */
     public record Beat(int rank, String node, long lastBeatMillis, boolean finished) {

@@ -108,12 +108,7 @@ public final class Heartbeat implements AutoCloseable {
      * alive, so a watch can tell a long set-up from a rank that hangs in it.
      */
     public void setUpStep() {
-        if (page == null) {
-            return;
-        }
-        long seq = beginWrite();
-        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
-        endWrite(seq);
+        stepOutsideMainLoop(0);
     }
 
     /**
@@ -155,12 +150,17 @@ public final class Heartbeat implements AutoCloseable {
      * longer than an iteration; a watch then judges its silence as it judges set-up.
      */
     public void mainLoopEnded() {
+        stepOutsideMainLoop(HeartbeatFile.PAST_MAIN_LOOP);
+    }
+
+    /** Records the time of a step outside the main loop, and sets {@code flags} too. */
+    private void stepOutsideMainLoop(int flags) {
         if (page == null) {
             return;
         }
         long seq = beginWrite();
         page.set(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT, page.get(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT)
-                | HeartbeatFile.PAST_MAIN_LOOP);
+                | flags);
         page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
         endWrite(seq);
     }
