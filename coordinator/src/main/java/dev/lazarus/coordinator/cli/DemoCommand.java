@@ -77,7 +77,7 @@ final class DemoCommand implements Callable<Integer> {
         StateFiles files = keeping.files();
         AtomicBoolean firstLaunch = new AtomicBoolean(true);
         Launches launches = (p, directive, hangs, halts, watcher) -> cli.launcher().launch(p, directive, hangs, halts,
-                firstLaunch.getAndSet(false) && !noKill ? watcher.and(new RankKiller(0.5, cli.out())) : watcher);
+                firstLaunch.getAndSet(false) && !noKill ? watcher.and(new RankKiller(4, 0.5, cli.out())) : watcher);
         int status = new JobCoordinator(launches, job, new JobDescription(JOB, "npb.CG", List.of("--class", "W"), 4,
                 keeping.nodes()), files, StateCluster.atFirstFailure(() -> keeping.cluster().start(files, cli.err())),
                 JobHosts.THIS_HOST, cli.err()).run(plan);

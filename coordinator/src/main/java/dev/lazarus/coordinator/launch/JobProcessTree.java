@@ -7,11 +7,7 @@ import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Every process one launch started: the launcher process ({@code mpirun}, or the JVM running MPJ's
@@ -28,6 +24,9 @@ import java.util.concurrent.TimeoutException;
 final class JobProcessTree implements AutoCloseable {
     /** How long {@link #killAll} waits for killed processes to end before giving up on them. */
     static final Duration KILL_WAIT = Duration.ofSeconds(5);
+
+    /** How often {@link #awaitEnd} looks whether the processes it waits for have ended. */
+    static final Duration END_POLL = Duration.ofMillis(10);
 
     /** How often the launcher's descendants are recorded while it runs. */
     static final Duration POLL = Duration.ofMillis(200);
@@ -79,7 +78,11 @@ final class JobProcessTree implements AutoCloseable {
         launcher.descendants().forEach(found::add);
         ProcessHandle self = ProcessHandle.current();
         ProcessHandle.allProcesses().filter(p -> !p.equals(self) && isMarked(p.pid())).forEach(found::add);
-        return found.stream().filter(ProcessHandle::isAlive).toList();
+        return found.stream().filter(JobProcessTree::running).toList();
+    }
+
+    private static boolean running(ProcessHandle process) {
+        return process.isAlive() && !ProcFiles.ended(process.pid());
     }
 
     private boolean isMarked(long pid) {
@@ -94,14 +97,7 @@ final class JobProcessTree implements AutoCloseable {
      * @return how many processes had to be killed
      */
     int killAllAfter(Duration grace) {
-        CompletableFuture<?>[] exits = alive().stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
-        try {
-            CompletableFuture.allOf(exits).get(grace.toNanos(), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException | ExecutionException e) {
-            // some are still there: killed below
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitEnd(alive(), System.nanoTime() + grace.toNanos());
         return killAll();
     }
 
@@ -117,18 +113,36 @@ final class JobProcessTree implements AutoCloseable {
         long deadline = System.nanoTime() + KILL_WAIT.toNanos();
         while (!alive.isEmpty() && System.nanoTime() < deadline) {
             alive.forEach(ProcessHandle::destroyForcibly);
-            CompletableFuture<?>[] exits = alive.stream().map(ProcessHandle::onExit).toArray(CompletableFuture[]::new);
-            try {
-                CompletableFuture.allOf(exits).get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            } catch (TimeoutException | ExecutionException e) {
+            if (!awaitEnd(alive, deadline)) {
                 break; // SIGKILL cannot be refused; what is left is a process stuck in the kernel, beyond our reach
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
             }
             alive = alive(); // a process may have started a child before it was killed
         }
         return count;
+    }
+
+    /**
+     * Waits until every one of {@code processes} has ended, or {@code deadline} ({@link System#nanoTime}) has passed.
+     * Polled rather than {@link ProcessHandle#onExit}: most of a launch's processes are not this JVM's children (the
+     * ranks are the launcher's), and the JDK watches a process that is not a child by sleeping 300 ms, then 330 ms
+     * and so on between looks, which kept a failed launch's end from being seen for up to two seconds after its
+     * ranks were gone. A zombie counts as ended ({@link ProcFiles#ended}).
+     *
+     * @return whether they all ended; {@code false} at the deadline or when interrupted (the interrupt is kept)
+     */
+    static boolean awaitEnd(List<ProcessHandle> processes, long deadline) {
+        while (processes.stream().anyMatch(JobProcessTree::running)) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(END_POLL);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Stops recording and {@link #killAll}s, quietly. */

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -94,6 +95,22 @@ public final class HeartbeatFile {
     /** The heartbeat file of {@code rank} in the status directory {@code dir}. */
     public static Path file(Path dir, int rank) {
         return dir.resolve("rank-" + rank + ".heartbeat");
+    }
+
+    /**
+     * Every rank's heartbeat in the status directory {@code dir}, in rank order; empty for a rank whose heartbeat is
+     * not there (see {@link #read}) or could not be read.
+     */
+    public static List<Optional<HeartbeatSnapshot>> readAll(Path dir, int ranks) {
+        List<Optional<HeartbeatSnapshot>> beats = new ArrayList<>(ranks);
+        for (int rank = 0; rank < ranks; rank++) {
+            try {
+                beats.add(read(dir, rank));
+            } catch (IOException e) {
+                beats.add(Optional.empty());
+            }
+        }
+        return beats;
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * What {@code /proc} says of a process (Linux), read whole: whether its environment holds one variable with one value
  * (how {@code lazarus run} finds its launch's processes, and how a node daemon makes sure the process a heartbeat
- * names is one of the launch's ranks before it kills it), and its command line. {@link ProcessHandle.Info#commandLine}
+ * names is one of the launch's ranks before it kills it), its command line, and whether it ended. {@link ProcessHandle.Info#commandLine}
  * stops at a page, and a rank's class path easily fills one before its main class.
  */
 public final class ProcFiles {
@@ -55,6 +55,26 @@ public final class ProcFiles {
                 return true;
             }
             start = end + 1;
+        }
+        return false;
+    }
+
+    /**
+     * Whether process {@code pid} has ended: it is gone, or it is a zombie that nobody has reaped yet (its state in
+     * {@code /proc/PID/stat} is {@code Z} or {@code X}). A rank whose {@code mpirun} died is re-parented to init, and
+     * an init that reaps seldom (a container's) leaves it a zombie that {@link ProcessHandle#isAlive} calls alive.
+     */
+    public static boolean ended(long pid) {
+        byte[] stat = read(pid, "stat");
+        if (stat.length == 0) {
+            return true;
+        }
+        // "pid (comm) S ...": the command may hold spaces and parentheses, so the state follows the last ')'.
+        for (int i = stat.length - 1; i > 0; i--) {
+            if (stat[i] == ')') {
+                int state = i + 2 < stat.length ? stat[i + 2] : 'X';
+                return state == 'Z' || state == 'X';
+            }
         }
         return false;
     }

@@ -47,4 +47,27 @@ class ProcFilesTest {
         assertFalse(ProcFiles.environmentHas(child.pid(), "LAZARUS_STATUS_DIR", "/tmp/launch-10"));
         assertFalse(ProcFiles.environmentHas(Long.MAX_VALUE, "LAZARUS_STATUS_DIR", "/tmp/launch-1"));
     }
+
+    /**
+     * A zombie (ended, not reaped: its parent is alive and never waits) is alive to {@link ProcessHandle#isAlive} and
+     * ended to {@link ProcFiles#ended}; a running process is neither ended; a gone one is.
+     */
+    @Test
+    void aZombieHasEndedThoughProcessHandleCallsItAlive() throws Exception {
+        // The shell starts a short child, then becomes a sleep that never reaps it.
+        Process parent = start(new ProcessBuilder("sh", "-c", "sleep 0.1 & exec sleep 60"));
+        ProcessHandle child = null;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            child = parent.children().findFirst().orElse(null);
+            if (child != null && ProcFiles.ended(child.pid())) {
+                break;
+            }
+            Thread.sleep(20);
+        }
+        assertTrue(child != null && ProcFiles.ended(child.pid()), "the child became a zombie");
+        assertTrue(child.isAlive(), "ProcessHandle calls a zombie alive: the reason ended exists");
+        assertFalse(ProcFiles.ended(parent.pid()), "a running process has not ended");
+        assertTrue(ProcFiles.ended(Long.MAX_VALUE), "no such process");
+    }
 }
