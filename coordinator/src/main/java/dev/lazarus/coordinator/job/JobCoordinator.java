@@ -109,6 +109,17 @@ public final class JobCoordinator {
                 ledger.recovered("launch " + number + ": " + line);
             });
             Optional<FailureClass> failure = classify(outcome);
+            if (failure.isPresent() && outcome.verifiedBeforeItEnded()) {
+                // The verdict is collective: every rank had it, and some may have released their checkpoints
+                // already, so a relaunch could only start over to compute the same result again.
+                err.println("lazarus: " + failure.get().description() + " (ranks " + outcome.silentRanks()
+                        + " without a status) after every rank's result was verified, while the ranks released"
+                        + " their NVM state and levels: the result stands, no relaunch");
+                ledger.recovered("launch " + launch + ": " + failure.get().description() + " after the result was"
+                        + " verified; not relaunched");
+                outcome = outcome.asVerified();
+                failure = Optional.empty();
+            }
             if (failure.isEmpty()) {
                 return end(history, outcome, ledger, switch (outcome.kind()) {
                     case SUCCEEDED -> "succeeded";

@@ -35,9 +35,22 @@ final class JobHistory {
      * @param decisionMillis  the time from the end of the failed launch to the decision
      * @param lostSeconds     the work the chosen path does again: iterations from where it resumes to where the
      *                        run had got, at the measured iteration time
+     * @param downSeconds     the time the job did no work: from the failed launch's last sign of life to the next
+     *                        launch's main loop (its slowest rank's); NaN until that launch is back at work, and
+     *                        for good when it never was
      */
     record Failure(int launch, String failureClass, RecoveryDecision decision, double decisionMillis,
-                   double lostSeconds) {
+                   double lostSeconds, double downSeconds) {
+
+        /** A failure whose downtime is not known yet. */
+        Failure(int launch, String failureClass, RecoveryDecision decision, double decisionMillis,
+                double lostSeconds) {
+            this(launch, failureClass, decision, decisionMillis, lostSeconds, Double.NaN);
+        }
+
+        Failure backAtWorkAfter(double seconds) {
+            return new Failure(launch, failureClass, decision, decisionMillis, lostSeconds, seconds);
+        }
     }
 
     /**
@@ -77,6 +90,7 @@ final class JobHistory {
         if (beats.isEmpty()) {
             return;
         }
+        measureDowntime(outcome);
         measureRestore(beats, sources);
         double slowest = beats.stream().mapToDouble(HeartbeatSnapshot::medianIterationSeconds)
                 .filter(Double::isFinite).max().orElse(Double.NaN);
@@ -101,6 +115,27 @@ final class JobHistory {
                     nvmAccepted++;
                 }
             }
+        }
+    }
+
+    /**
+     * When this launch follows a failed one and every rank reached its main loop, the failure's downtime: from the
+     * failed launch's last sign of life (its ranks' newest beat or set-up step, within an iteration of the failure)
+     * to this launch's main loop, its slowest rank's start. Detection, the decision, the relaunch, JVM start, set-up
+     * and the restore all fall in it.
+     */
+    private void measureDowntime(LaunchOutcome outcome) {
+        int thisLaunch = launches.size();
+        if (failures.isEmpty() || failures.getLast().launch() != thisLaunch - 1
+                || outcome.heartbeats().stream().anyMatch(b -> b.isEmpty() || b.get().mainLoopBeganMillis() <= 0)) {
+            return;
+        }
+        List<HeartbeatSnapshot> beats = outcome.heartbeats().stream().map(Optional::orElseThrow).toList();
+        long lastSign = launches.get(thisLaunch - 2).heartbeats().stream().flatMap(Optional::stream)
+                .mapToLong(HeartbeatSnapshot::lastSignOfLifeMillis).max().orElse(0);
+        long backAtWork = beats.stream().mapToLong(HeartbeatSnapshot::mainLoopBeganMillis).max().orElseThrow();
+        if (lastSign > 0 && backAtWork >= lastSign) {
+            failures.set(failures.size() - 1, failures.getLast().backAtWorkAfter((backAtWork - lastSign) * 1e-3));
         }
     }
 

@@ -46,6 +46,20 @@ public record LaunchOutcome(Kind kind, int status, List<Integer> silentRanks, St
         HALTED
     }
 
+    /**
+     * @return whether every rank's heartbeat says the acceptance verification accepted the result (a collective
+     *         verdict, recorded before a rank releases its levels), so that the job's result stands even though the
+     *         launch then failed
+     */
+    public boolean verifiedBeforeItEnded() {
+        return !heartbeats.isEmpty() && heartbeats.stream().allMatch(b -> b.isPresent() && b.get().accepted());
+    }
+
+    /** @return this launch as a success: its result was verified before some rank died finishing */
+    public LaunchOutcome asVerified() {
+        return new LaunchOutcome(Kind.SUCCEEDED, 0, silentRanks, hang, heartbeats, seconds);
+    }
+
     /** @return this launch as a hang: a node daemon found {@code what} hung and killed it, which ended the launch */
     public LaunchOutcome hungBecause(String what) {
         return new LaunchOutcome(Kind.HUNG, status, silentRanks, what, heartbeats, seconds);

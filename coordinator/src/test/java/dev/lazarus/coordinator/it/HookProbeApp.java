@@ -17,8 +17,8 @@ import java.util.List;
 /**
  * An MPI application that checks, on a real backend, that receive hooks see exactly the byte ranges MPI wrote: for
  * every receive and every collective, for each element type and for memory segments, at non-zero offsets, including
- * a receive shorter than the buffer. It also checks the data itself. It prints one {@code receive hooks OK} line per
- * rank and returns 0, or prints every mismatch and returns 1.
+ * a receive shorter than the buffer. It also checks the data itself, and that an idle barrier waits for the last
+ * rank. It prints one {@code receive hooks OK} line per rank and returns 0, or prints every mismatch and returns 1.
  */
 public final class HookProbeApp implements MpiApplication {
     private record Event(Object buffer, long offset, long length) {
@@ -50,6 +50,7 @@ public final class HookProbeApp implements MpiApplication {
         }
         segments();
         collectives();
+        idleBarrier();
         if (failures.isEmpty()) {
             System.out.println("rank " + rank + ": receive hooks OK (" + checks + " checks, backend "
                     + c.backend() + ")");
@@ -161,6 +162,23 @@ public final class HookProbeApp implements MpiApplication {
         check("bcast segment data", b.getAtIndex(ValueLayout.JAVA_DOUBLE, 1) == 51
                 && b.getAtIndex(ValueLayout.JAVA_DOUBLE, 2) == 52
                 && b.getAtIndex(ValueLayout.JAVA_DOUBLE, 3) == (rank == 0 ? 53 : -1.0));
+    }
+
+    /** The idle barrier waits for the last rank: the others leave it no sooner than rank 0, which arrives late. */
+    private void idleBarrier() {
+        comm.barrier();
+        long started = System.nanoTime();
+        if (rank == 0) {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        comm.idleBarrier();
+        double waited = (System.nanoTime() - started) * 1e-9;
+        check("idle barrier waited " + waited + " s for rank 0's 0.3 s", waited >= 0.29);
+        expect("idle barrier");
     }
 
     private void collectives() {

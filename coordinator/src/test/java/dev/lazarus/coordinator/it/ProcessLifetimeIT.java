@@ -3,6 +3,7 @@ package dev.lazarus.coordinator.it;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.mpi.launch.ProcFiles;
 import dev.lazarus.testing.RunningJob;
 
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class ProcessLifetimeIT {
             if (victim.equals("lazarus")) {
                 awaitAllEnded(recorded, AFTER_LAZARUS_KILLED_SECONDS);
             }
-            List<String> survivors = recorded.stream().filter(ProcessHandle::isAlive)
+            List<String> survivors = recorded.stream().filter(ProcessLifetimeIT::running)
                     .map(p -> p.pid() + " " + p.info().commandLine().orElse("?")).toList();
             assertEquals(List.of(), survivors, output);
             assertTrue(recorded.size() >= 2, "recorded only " + recorded);
@@ -83,9 +84,14 @@ class ProcessLifetimeIT {
         };
     }
 
+    /** Alive and not a zombie: a killed rank re-parented to init stays a zombie until init reaps it. */
+    private static boolean running(ProcessHandle process) {
+        return process.isAlive() && !ProcFiles.ended(process.pid());
+    }
+
     private static void awaitAllEnded(Set<ProcessHandle> processes, long seconds) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (processes.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+        while (processes.stream().anyMatch(ProcessLifetimeIT::running) && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }
     }

@@ -56,9 +56,10 @@ class JobCoordinatorTest {
                                                     boolean accepted, boolean rolledBack,
                                                     List<HeartbeatFile.Held> held, HeartbeatFile.Incidents incidents) {
         long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
-        return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), iteration, 1, 100, 100, true,
+        long now = System.currentTimeMillis();
+        return Optional.of(new HeartbeatSnapshot("n1", now, iteration, 1, 100, 100, true,
                 resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth, held, 0,
-                incidents, 0, false));
+                incidents, 0, false, now));
     }
 
     private static LaunchOutcome crashedAt(int iteration) {
@@ -149,6 +150,27 @@ class JobCoordinatorTest {
         return text.toString(StandardCharsets.UTF_8);
     }
 
+    /**
+     * A rank killed while the ranks released their levels, after the collective verdict accepted the result: the
+     * result stands. A relaunch could only start over (the other ranks' checkpoints may be gone already).
+     */
+    @Test
+    void aRankThatDiesAfterEveryRanksResultWasVerifiedIsNotRelaunched() throws Exception {
+        LaunchOutcome diedReleasing = new LaunchOutcome(LaunchOutcome.Kind.CRASHED, 137, List.of(1), null,
+                List.of(beat(100, false, true, true, false), beat(100, false, false, true, false)), 5.0);
+        assertEquals(0, run(options(10, RecoveryMode.AUTO, 0.9), diedReleasing));
+        assertEquals(1, directives.size(), "no relaunch");
+        assertTrue(printed().contains("lazarus: rank crash (ranks [1] without a status) after every rank's result was"
+                + " verified, while the ranks released their NVM state and levels: the result stands, no relaunch"),
+                printed());
+        // One rank without the verdict: the job failed before its result was verified, and is relaunched.
+        directives.clear();
+        LaunchOutcome diedVerifying = new LaunchOutcome(LaunchOutcome.Kind.CRASHED, 137, List.of(1), null,
+                List.of(beat(100, false, true, true, false), beat(100, false, false, false, false)), 5.0);
+        assertEquals(0, run(options(10, RecoveryMode.AUTO, 0.9), diedVerifying, succeeded(true)));
+        assertEquals(2, directives.size(), "relaunched");
+    }
+
     @Test
     void aCrashIsRecoveredFromNvmWithoutAPerson() throws Exception {
         // R 0.9 (plan): NVM at 90 = 10 x 0.1 + 0.1 + 0.1 x 11.1 = 2.21 < 11.1 (the start every relaunch pays is
@@ -164,8 +186,10 @@ class JobCoordinatorTest {
         assertTrue(out.contains("-> NVM restart at 90 [cheapest]"), out);
         assertTrue(out.contains("lazarus: relaunch 1 of at most 10: NVM restart at 90"), out);
         assertTrue(out.contains("lazarus: launch 2: NVM restart at iteration 1, set-up 1.000 s"), out);
-        assertTrue(out.contains("lazarus: summary: 2 launches, 1 failures {rank crash=1}, 0.0 s of work done again;"
-                + " result: verified (exit status 0)"), out);
+        assertTrue(out.matches("(?s).*lazarus: summary: 2 launches, 1 failures \\{rank crash=1}, 0\\.0 s of work done"
+                + " again, \\d+\\.\\d s down; result: verified \\(exit status 0\\).*"), out);
+        assertTrue(out.matches("(?s).*lazarus:   launch 1: rank crash -> NVM restart at 90, decided in \\d+ ms, back at"
+                + " work after \\d+\\.\\d s, 0\\.0 s of work again.*"), out);
     }
 
     /**

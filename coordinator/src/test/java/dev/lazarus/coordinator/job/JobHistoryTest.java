@@ -23,7 +23,7 @@ class JobHistoryTest {
     private static Optional<HeartbeatSnapshot> beat(Restore restored) {
         return Optional.of(new HeartbeatSnapshot("n1", System.currentTimeMillis(), 60, 51, 100, 100, true, false,
                 true, true, false, restored, 2_000_000_000L, 0, new long[] {100_000_000L},
-                List.of(), 0, HeartbeatFile.Incidents.NONE, 0, false));
+                List.of(), 0, HeartbeatFile.Incidents.NONE, 0, false, 0));
     }
 
     private static LaunchOutcome launchWith(Restore... restores) {
@@ -76,5 +76,35 @@ class JobHistoryTest {
                         + " 2.000 s"),
                 RecoveryTiming.of(launchWith(new Restore(50, 1, 100_000_000L), new Restore(50, 2, 500_000_000L))));
         assertEquals(Optional.empty(), RecoveryTiming.of(launchWith(Restore.NONE, Restore.NONE)), "a fresh start");
+    }
+
+    /** A rank's heartbeat at a launch's end: its last beat and when its main loop began (0: it never did). */
+    private static Optional<HeartbeatSnapshot> timed(long lastBeatMillis, long mainLoopBeganMillis) {
+        return Optional.of(new HeartbeatSnapshot("n1", lastBeatMillis, 60, 51, 100, 100, true, false, false, false,
+                false, Restore.NONE, 0, 0, new long[] {100_000_000L}, List.of(), 0, HeartbeatFile.Incidents.NONE,
+                0, false, mainLoopBeganMillis));
+    }
+
+    private static LaunchOutcome crashedWith(List<Optional<HeartbeatSnapshot>> beats) {
+        return new LaunchOutcome(LaunchOutcome.Kind.CRASHED, 137, List.of(0, 1), null, beats, 10.0);
+    }
+
+    @Test
+    void aFailuresDowntimeRunsFromTheFailedLaunchsLastBeatToTheNextLaunchsSlowestMainLoop() {
+        JobHistory history = new JobHistory();
+        history.launched(crashedWith(List.of(timed(1_000_000L, 990_000L), timed(1_000_400L, 990_000L))),
+                JobHistoryTest::catalog);
+        history.failed(new JobHistory.Failure(1, "rank crash", null, 50, 0));
+        assertTrue(Double.isNaN(history.failures().getFirst().downSeconds()), "not back at work yet");
+        // Rank 0 began its main loop at +3.6 s, rank 1 (the slowest) at +4.6 s after rank 1's last beat.
+        history.launched(crashedWith(List.of(timed(1_010_000L, 1_004_000L), timed(1_010_000L, 1_005_000L))),
+                JobHistoryTest::catalog);
+        assertEquals(4.6, history.failures().getFirst().downSeconds(), 1e-9);
+        history.failed(new JobHistory.Failure(2, "rank crash", null, 50, 0));
+        // The third launch's rank 1 never reached its main loop: the second failure's downtime stays unknown.
+        history.launched(crashedWith(List.of(timed(1_020_000L, 1_019_000L), Optional.empty())),
+                JobHistoryTest::catalog);
+        assertTrue(Double.isNaN(history.failures().get(1).downSeconds()), history.failures().toString());
+        assertEquals(4.6, history.failures().getFirst().downSeconds(), 1e-9, "the first one's is kept");
     }
 }

@@ -264,6 +264,7 @@ public final class Checkpoints implements AutoCloseable {
                 return OptionalLong.empty();
             }
             Level level = restoreAt(version);
+            comm.idleBarrier(); // the ranks done first wait for the slowest one's read without taking its core
             if (comm.allreduce(level != null ? 1L : 0L, ReduceOp.MIN) == 1L) {
                 boolean fromUnverified = comm.allreduce(restoredUnverified(version, level) ? 1L : 0L,
                         ReduceOp.MAX) == 1L;
@@ -349,12 +350,12 @@ public final class Checkpoints implements AutoCloseable {
                                           List<String> reasons) {
         boolean restored = false;
         if (rebuilding) {
-            comm.barrier(); // every lost node's rebuild is done
+            comm.idleBarrier(); // every lost node's rebuild is done; the ranks that wait leave the cores to it
             restored = missing && nodeRebuilt && restoreFrom(l1, version, reasons);
         }
         boolean damaged = missing && !nodeRebuilt;
         if (rebuildFailedNodes(version, damaged)) {
-            comm.barrier(); // every damaged node's rebuild is done
+            comm.idleBarrier(); // every damaged node's rebuild is done
             restored = restored || damaged && restoreFrom(l1, version, reasons);
         }
         return restored;

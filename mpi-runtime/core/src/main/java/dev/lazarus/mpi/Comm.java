@@ -94,6 +94,17 @@ public interface Comm {
 
     void barrier();
 
+    /**
+     * A barrier for a wait that may be long (a node's rebuild from L2, another rank's restore): a backend that can
+     * waits without spinning, so the ranks that wait leave the cores to the ones that work and to their node's
+     * daemon. MPI implementations spin in a blocking barrier; on a node whose cores are all busy that slows the very
+     * work being waited for. Costs up to a millisecond more than {@link #barrier()} once everyone has arrived, so it
+     * is not for a main loop. By default it is {@link #barrier()}.
+     */
+    default void idleBarrier() {
+        barrier();
+    }
+
     void bcast(Object buf, int offset, int count, ElementType type, int root);
 
     default void bcast(Object buf, int offset, int count, int root) {

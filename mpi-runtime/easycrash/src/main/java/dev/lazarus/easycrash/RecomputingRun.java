@@ -116,6 +116,9 @@ public final class RecomputingRun {
                 outcome = new Outcome(again.verdict(), again.seconds(), again.verificationSeconds(),
                         again.firstIteration(), false, true);
             }
+            if (outcome.verdict().accepted()) {
+                heartbeat.resultAccepted(); // before anything is released: a death from here on loses no result
+            }
             easyCrash.release();
             if (levels != null && outcome.verdict().accepted()) {
                 levels.release();

@@ -140,7 +140,9 @@ public final class Heartbeat implements AutoCloseable {
         page.set(ValueLayout.JAVA_INT, HeartbeatFile.RESTORE_LEVEL_AT, restored.level());
         page.set(ValueLayout.JAVA_LONG, HeartbeatFile.RESTORE_NANOS_AT, restored.nanos());
         page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_AT, setUpNanos);
-        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.BEAT_AT, System.currentTimeMillis());
+        long now = System.currentTimeMillis();
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.BEAT_AT, now);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.MAIN_LOOP_BEGAN_AT, now);
         endWrite(seq);
         lastBeatNanos = 0;
     }
@@ -228,6 +230,23 @@ public final class Heartbeat implements AutoCloseable {
         page.set(ValueLayout.JAVA_LONG, HeartbeatFile.FULL_VERSION_AT, incidents.fullVersion());
         page.set(ValueLayout.JAVA_INT, HeartbeatFile.CORRUPT_LEVEL_AT, incidents.corruptLevel());
         page.set(ValueLayout.JAVA_LONG, HeartbeatFile.CORRUPT_VERSION_AT, incidents.corruptVersion());
+        endWrite(seq);
+    }
+
+    /**
+     * Every rank's acceptance verification accepted the result (the verdict is collective); the rank now releases
+     * its NVM state and checkpoint levels, which it no longer needs. Should it die doing so, the coordinator knows the
+     * job's result stands and does not relaunch a job whose checkpoints may already be gone on the other ranks. The
+     * rank is still watched as after its main loop until {@link #finish}.
+     */
+    public void resultAccepted() {
+        if (page == null) {
+            return;
+        }
+        long seq = beginWrite();
+        page.set(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT,
+                page.get(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT) | HeartbeatFile.ACCEPTED);
+        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
         endWrite(seq);
     }
 

@@ -17,7 +17,7 @@ import java.util.Optional;
  * The layout of a {@link Heartbeat} file and its reader. Native byte order (writer and reader share the node):
  *
  * <pre>
- *   0 int   magic 'LZHB'          4 int  version 5
+ *   0 int   magic 'LZHB'          4 int  version 6
  *   8 long  sequence (odd while the rank writes)
  *  16 long  last beat, epoch milliseconds
  *  24 int   iteration begun       28 int  first iteration of this start
@@ -39,12 +39,13 @@ import java.util.Optional;
  * 424 long  the version that did not fit           432 long  the version found corrupt
  * 440 long  the last step outside the main loop, epoch milliseconds (written at open, at each step of set-up
  *           before the main loop, and when the main loop ends)
+ * 448 long  when this start's main loop began, epoch milliseconds (0: not yet)
  * </pre>
  */
 public final class HeartbeatFile {
-    static final int BYTES = 448;
+    static final int BYTES = 456;
     static final int MAGIC = 0x4c5a4842;
-    static final int VERSION = 5;
+    static final int VERSION = 6;
     static final int DURATIONS = 16;
 
     static final int MAGIC_AT = 0;
@@ -77,6 +78,7 @@ public final class HeartbeatFile {
     static final int FULL_VERSION_AT = 424;
     static final int CORRUPT_VERSION_AT = 432;
     static final int SET_UP_BEAT_AT = 440;
+    static final int MAIN_LOOP_BEGAN_AT = 448;
     /** The most versions on L1 a heartbeat lists. */
     public static final int MAX_HELD = 8;
 
@@ -179,7 +181,7 @@ public final class HeartbeatFile {
                 new Incidents(Math.clamp(page.getInt(FULL_LEVEL_AT), 0, Restore.DEEPEST_LEVEL),
                         page.getLong(FULL_VERSION_AT), Math.clamp(page.getInt(CORRUPT_LEVEL_AT), 0,
                                 Restore.DEEPEST_LEVEL), page.getLong(CORRUPT_VERSION_AT)),
-                page.getLong(SET_UP_BEAT_AT), (flags & PAST_MAIN_LOOP) != 0));
+                page.getLong(SET_UP_BEAT_AT), (flags & PAST_MAIN_LOOP) != 0, page.getLong(MAIN_LOOP_BEGAN_AT)));
     }
 
     /**
@@ -266,7 +268,8 @@ public final class HeartbeatFile {
      * @param persistent        whether its objects live in a persistent heap
      * @param resumedFromNvm    whether this launch began by resuming from NVM (also after it rolled back)
      * @param finished          whether the run reached its verdict
-     * @param accepted          whether the verdict accepted the result
+     * @param accepted          whether the verdict accepted the result (recorded before the rank releases its levels,
+     *                          so it may be set before {@code finished})
      * @param rolledBack        whether an NVM restart was rejected and the run rolled back
      * @param restored          the checkpoint version this start restored, if any: where from and how long it took
      * @param setUpNanos        the time from the run's start to its first iteration
@@ -279,13 +282,16 @@ public final class HeartbeatFile {
      *                          it (heartbeat opened, levels opened, heap attached, restored, initialized), or the
      *                          loop's end
      * @param pastMainLoop      whether its main loop ended (it verifies, waits for its last checkpoint, releases)
+     * @param mainLoopBeganMillis when this start's main loop began, epoch milliseconds (0: not yet); a rollback
+     *                          within the launch starts it again
      */
     public record HeartbeatSnapshot(String node, long lastBeatMillis, int iteration, int firstIteration, int iterations,
                                     int maxIterations, boolean persistent, boolean resumedFromNvm, boolean finished,
                                     boolean accepted,
                                     boolean rolledBack, Restore restored, long setUpNanos,
                                     long verificationNanos, long[] durations, List<Held> heldOnL1, long pid,
-                                    Incidents incidents, long setUpBeatMillis, boolean pastMainLoop) {
+                                    Incidents incidents, long setUpBeatMillis, boolean pastMainLoop,
+                                    long mainLoopBeganMillis) {
 
         public HeartbeatSnapshot {
             heldOnL1 = List.copyOf(heldOnL1);

@@ -134,6 +134,11 @@ public abstract class AbstractComm implements Comm {
     }
 
     @Override
+    public final void idleBarrier() {
+        doIdleBarrier();
+    }
+
+    @Override
     public final void bcast(Object buf, int offset, int count, ElementType type, int root) {
         checkBuffer("bcast", buf, offset, count, type);
         checkPeer("bcast", "root", root, false);
@@ -250,6 +255,11 @@ public abstract class AbstractComm implements Comm {
                                       ElementType type);
 
     protected abstract void doBarrier();
+
+    /** {@link Comm#idleBarrier()}; a backend that cannot wait without spinning keeps this default, a barrier. */
+    protected void doIdleBarrier() {
+        doBarrier();
+    }
 
     protected abstract void doBcast(Object buf, int offset, int count, ElementType type, int root);
 

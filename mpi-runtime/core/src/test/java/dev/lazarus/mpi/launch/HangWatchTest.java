@@ -20,14 +20,14 @@ class HangWatchTest {
         long[] durations = {(long) (s * 1e9), (long) (s * 1e9), (long) (s * 1e9)};
         return Optional.of(new HeartbeatSnapshot("n1", NOW - ago, iteration, 1, 100, 100, true, false, finished, false,
                 false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0,
-                HeartbeatFile.Incidents.NONE, NOW - 600_000, false));
+                HeartbeatFile.Incidents.NONE, NOW - 600_000, false, NOW - 600_000));
     }
 
     /** A rank still in its set-up, its last step {@code ago} ms before NOW. */
     private static Optional<HeartbeatSnapshot> inSetUp(long ago) {
         return Optional.of(new HeartbeatSnapshot("n1", 0, 0, 0, 0, 0, false, false, false, false, false,
                 HeartbeatFile.Restore.NONE, 0, 0, new long[0], List.of(), 0, HeartbeatFile.Incidents.NONE, NOW - ago,
-                false));
+                false, 0));
     }
 
     @Test
@@ -93,7 +93,7 @@ class HangWatchTest {
         long[] durations = {100_000_000L};
         Optional<HeartbeatSnapshot> finishing = Optional.of(new HeartbeatSnapshot("n1", NOW - 61_000, 100, 1, 100,
                 100, true, false, false, false, false, HeartbeatFile.Restore.NONE, 0, 0, durations, List.of(), 0,
-                HeartbeatFile.Incidents.NONE, NOW - 60_000, true));
+                HeartbeatFile.Incidents.NONE, NOW - 60_000, true, NOW - 600_000));
         assertTrue(!finishing.get().inMainLoop() && finishing.get().lastSignOfLifeMillis() == NOW - 60_000);
         HangWatch watch = new HangWatch(Duration.ofSeconds(5));
         assertTrue(watch.hung(List.of(finishing), NOW).isEmpty(), "the 5 s timeout is for iterations");

@@ -41,7 +41,11 @@ class HeartbeatTest {
             Thread.sleep(2);
             beat.setUpStep();
             assertTrue(HeartbeatFile.read(dir, 3).orElseThrow().lastSignOfLifeMillis() > opened.setUpBeatMillis());
+            assertEquals(0, opened.mainLoopBeganMillis(), "set-up is not the main loop");
+            long beforeLoop = System.currentTimeMillis();
             beat.start(5, 100, 200, true, true, HeartbeatFile.Restore.NONE, 2_000_000_000L);
+            long began = HeartbeatFile.read(dir, 3).orElseThrow().mainLoopBeganMillis();
+            assertTrue(began >= beforeLoop && began <= System.currentTimeMillis(), "began " + began);
             for (int it = 5; it <= 9; it++) {
                 beat.beat(it);
                 Thread.sleep(2);
@@ -59,6 +63,8 @@ class HeartbeatTest {
                     "median " + s.medianIterationSeconds());
             assertTrue(s.lastBeatMillis() >= before);
             assertTrue(s.inMainLoop() && s.lastSignOfLifeMillis() == s.lastBeatMillis());
+            assertEquals(began, s.mainLoopBeganMillis(), "beats do not move the main loop's beginning");
+            assertTrue(s.lastBeatMillis() > began);
             Thread.sleep(2);
             beat.mainLoopEnded();
             HeartbeatSnapshot ended = HeartbeatFile.read(dir, 3).orElseThrow();
@@ -69,6 +75,12 @@ class HeartbeatTest {
             // A rollback within the launch starts again, fresh: the launch still began with an NVM restart.
             beat.start(1, 100, 200, true, false, new HeartbeatFile.Restore(40, 2, 1_500_000_000L), 1);
             assertFalse(HeartbeatFile.read(dir, 3).orElseThrow().pastMainLoop(), "a new start's loop has not ended");
+            assertTrue(HeartbeatFile.read(dir, 3).orElseThrow().mainLoopBeganMillis() > began,
+                    "a rollback's start begins the main loop again");
+            assertFalse(HeartbeatFile.read(dir, 3).orElseThrow().accepted(), "a new start has no verdict");
+            beat.resultAccepted();
+            HeartbeatSnapshot verified = HeartbeatFile.read(dir, 3).orElseThrow();
+            assertTrue(verified.accepted() && !verified.finished(), "the verdict, before the levels are released");
             beat.finish(true, true, 3_000_000L);
             s = HeartbeatFile.read(dir, 3).orElseThrow();
             assertTrue(s.resumedFromNvm() && s.finished() && s.accepted() && s.rolledBack(), s.toString());

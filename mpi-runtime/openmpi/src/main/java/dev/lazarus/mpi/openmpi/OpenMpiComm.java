@@ -10,12 +10,19 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
+import mpi.Request;
 import mpi.Status;
 
 import java.nio.Buffer;
+import java.util.concurrent.locks.LockSupport;
 
 /** {@link dev.lazarus.mpi.Comm} over an Open MPI intracommunicator. */
 final class OpenMpiComm extends AbstractComm {
+    /** The first sleep between two tests of an {@link #doIdleBarrier idle barrier}. */
+    static final long IDLE_FIRST_NANOS = 20_000;
+    /** The longest sleep between two tests: the most an idle barrier lasts past the last rank's arrival. */
+    static final long IDLE_MOST_NANOS = 1_000_000;
+
     private final Intracomm comm;
 
     OpenMpiComm(Intracomm comm) throws MPIException {
@@ -119,6 +126,23 @@ final class OpenMpiComm extends AbstractComm {
         call("barrier", () -> {
             comm.barrier();
             return null;
+        });
+    }
+
+    /**
+     * A nonblocking barrier tested with sleeps between the tests, growing from {@link #IDLE_FIRST_NANOS} to
+     * {@link #IDLE_MOST_NANOS}: each test lets Open MPI progress the barrier, and the sleeps give the core away.
+     */
+    @Override
+    protected void doIdleBarrier() {
+        call("idle barrier", () -> {
+            Request request = comm.iBarrier();
+            long sleep = IDLE_FIRST_NANOS;
+            while (!request.test()) {
+                LockSupport.parkNanos(sleep);
+                sleep = Math.min(2 * sleep, IDLE_MOST_NANOS);
+            }
+            return null; // a completed test released the request
         });
     }
 
