@@ -89,7 +89,12 @@ public final class HeartbeatFile {
     static final int ROLLED_BACK = 16;
     static final int PAST_MAIN_LOOP = 32;
 
-    private static final int ATTEMPTS = 1000;
+    /**
+     * How long a reader tries for a consistent snapshot. Bounded by time, not by a number of tries: a rank's write can
+     * stall inside its seqlock for milliseconds (its page written back to a disk file system once a second, which a
+     * store into the page then waits for), and a thousand quick tries were over before it ended (seen once in CI).
+     */
+    private static final long PATIENCE_NANOS = 200_000_000L;
 
     private HeartbeatFile() {
     }
@@ -127,7 +132,7 @@ public final class HeartbeatFile {
         ByteBuffer page = ByteBuffer.allocate(BYTES).order(ByteOrder.nativeOrder());
         ByteBuffer sequence = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-            for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+            for (long deadline = System.nanoTime() + PATIENCE_NANOS; System.nanoTime() < deadline; ) {
                 long before = sequenceOf(channel, sequence);
                 page.clear();
                 while (page.hasRemaining() && channel.read(page, page.position()) > 0) {
