@@ -99,11 +99,9 @@ public interface Comm {
      * waits without spinning, so the ranks that wait leave the cores to the ones that work and to their node's
      * daemon. MPI implementations spin in a blocking barrier; on a node whose cores are all busy that slows the very
      * work being waited for. Costs up to a millisecond more than {@link #barrier()} once everyone has arrived, so it
-     * is not for a main loop. By default it is {@link #barrier()}.
+     * is not for a main loop. A backend that cannot wait without spinning makes it a {@link #barrier()}.
      */
-    default void idleBarrier() {
-        barrier();
-    }
+    void idleBarrier();
 
     void bcast(Object buf, int offset, int count, ElementType type, int root);
 

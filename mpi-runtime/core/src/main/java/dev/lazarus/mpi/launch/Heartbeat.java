@@ -240,14 +240,7 @@ public final class Heartbeat implements AutoCloseable {
      * rank is still watched as after its main loop until {@link #finish}.
      */
     public void resultAccepted() {
-        if (page == null) {
-            return;
-        }
-        long seq = beginWrite();
-        page.set(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT,
-                page.get(ValueLayout.JAVA_INT, HeartbeatFile.FLAGS_AT) | HeartbeatFile.ACCEPTED);
-        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
-        endWrite(seq);
+        stepOutsideMainLoop(HeartbeatFile.ACCEPTED);
     }
 
     /**
