@@ -114,8 +114,33 @@ class PersistentHeapTest {
     @Test
     void tornBookmarkIsUnusable() throws Exception {
         firstRun(config("job6", 0, 1, "app"));
-        flipByte(nvm.resolve("job6/rank-0.heap"), HeapLayout.BOOKMARK_ITERATION_OFFSET);
+        flipByte(nvm.resolve("job6/rank-0.heap"), HeapLayout.BOOKMARK_OFFSET + HeapLayout.BOOKMARK_ITERATION_OFFSET);
         assertUnusable(reopen(config("job6", 0, 1, "app")), "bookmark is torn");
+    }
+
+    @Test
+    void aTornBookmarkWriteLeavesTheOneBeforeIt() throws Exception {
+        firstRun(config("job6b", 0, 1, "app")); // bookmarks 7 in the first slot
+        try (PersistentHeap heap = PersistentHeap.open(config("job6b", 0, 1, "app"))) {
+            heap.doubles("u", 1000, ObjectRole.CANDIDATE);
+            heap.ints("colidx", 10, ObjectRole.REINITIALIZED);
+            heap.bookmark(8); // the second slot
+            heap.bookmark(9); // the first slot again
+        }
+        long first = HeapLayout.BOOKMARK_OFFSET;
+        long second = first + HeapLayout.BOOKMARK_SLOT_BYTES;
+        flipByte(nvm.resolve("job6b/rank-0.heap"), first + HeapLayout.BOOKMARK_ITERATION_OFFSET);
+        try (PersistentHeap heap = PersistentHeap.open(config("job6b", 0, 1, "app"))) {
+            assertEquals(RecoveryState.Kind.RESUMABLE, heap.recovery().kind(), heap.recovery().reason());
+            assertEquals(8, heap.recovery().iteration(), "the bookmark before the torn one");
+            heap.doubles("u", 1000, ObjectRole.CANDIDATE);
+            heap.ints("colidx", 10, ObjectRole.REINITIALIZED);
+            heap.bookmark(9); // over the torn slot, not over 8
+        }
+        flipByte(nvm.resolve("job6b/rank-0.heap"), second + HeapLayout.BOOKMARK_CRC_OFFSET);
+        RecoveryState state = reopen(config("job6b", 0, 1, "app"));
+        assertEquals(RecoveryState.Kind.RESUMABLE, state.kind(), state.reason());
+        assertEquals(9, state.iteration());
     }
 
     @Test

@@ -5,6 +5,8 @@ import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_CRC_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_ITERATION_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_SEQUENCE_OFFSET;
+import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_SLOTS;
+import static dev.lazarus.easycrash.heap.HeapLayout.BOOKMARK_SLOT_BYTES;
 import static dev.lazarus.easycrash.heap.HeapLayout.CACHE_LINE;
 import static dev.lazarus.easycrash.heap.HeapLayout.CAPACITY_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.DATA_OFFSET;
@@ -229,18 +231,25 @@ public final class HeapFile implements AutoCloseable {
         persistLine(0);
     }
 
-    /** The bookmarked iteration, empty if none was written, or a description of a torn bookmark. */
+    /**
+     * The newest whole bookmark, empty if none was written, or a description of a torn bookmark when no slot is
+     * whole. A slot torn by a kill during its write leaves the bookmark before it, the previous iteration: the heap
+     * then holds that iteration's updates, as after a crash at its end.
+     */
     public BookmarkState bookmark() {
-        long sequence = segment.get(LONG, BOOKMARK_SEQUENCE_OFFSET);
-        long stored = segment.get(LONG, BOOKMARK_CRC_OFFSET);
-        if (sequence == 0 && stored == 0) {
-            return new BookmarkState(OptionalInt.empty(), null);
+        BookmarkSlot newest = newestSlot();
+        if (newest != null) {
+            return new BookmarkState(OptionalInt.of(newest.iteration()), null);
         }
-        if (stored != crc(BOOKMARK_OFFSET, BOOKMARK_CHECKED_BYTES)) {
-            return new BookmarkState(OptionalInt.empty(), "bookmark is torn (checksum mismatch at sequence="
-                    + sequence + ")");
+        for (int slot = 0; slot < BOOKMARK_SLOTS; slot++) {
+            long base = slotOffset(slot);
+            long sequence = segment.get(LONG, base + BOOKMARK_SEQUENCE_OFFSET);
+            if (sequence != 0 || segment.get(LONG, base + BOOKMARK_CRC_OFFSET) != 0) {
+                return new BookmarkState(OptionalInt.empty(), "bookmark is torn (checksum mismatch at sequence="
+                        + sequence + ")");
+            }
         }
-        return new BookmarkState(OptionalInt.of(segment.get(INT, BOOKMARK_ITERATION_OFFSET)), null);
+        return new BookmarkState(OptionalInt.empty(), null);
     }
 
     /**
@@ -252,11 +261,42 @@ public final class HeapFile implements AutoCloseable {
 
     /** Durably records {@code iteration} as the main-loop iteration in progress. */
     public void writeBookmark(int iteration) {
-        long sequence = segment.get(LONG, BOOKMARK_SEQUENCE_OFFSET) + 1;
-        segment.set(LONG, BOOKMARK_SEQUENCE_OFFSET, sequence);
-        segment.set(INT, BOOKMARK_ITERATION_OFFSET, iteration);
-        segment.set(LONG, BOOKMARK_CRC_OFFSET, crc(BOOKMARK_OFFSET, BOOKMARK_CHECKED_BYTES));
+        BookmarkSlot newest = newestSlot();
+        int slot = newest == null ? 0 : 1 - newest.slot();
+        long sequence = newest == null ? 1 : newest.sequence() + 1;
+        // The checksum is computed before the first store, so a kill tears this slot only between its few stores.
+        MemorySegment image = MemorySegment.ofArray(new byte[(int) BOOKMARK_CHECKED_BYTES]);
+        image.set(ValueLayout.JAVA_LONG_UNALIGNED, BOOKMARK_SEQUENCE_OFFSET, sequence);
+        image.set(ValueLayout.JAVA_INT_UNALIGNED, BOOKMARK_ITERATION_OFFSET, iteration);
+        long checksum = crc(image);
+        long base = slotOffset(slot);
+        segment.set(LONG, base + BOOKMARK_SEQUENCE_OFFSET, sequence);
+        segment.set(INT, base + BOOKMARK_ITERATION_OFFSET, iteration);
+        segment.set(INT, base + BOOKMARK_ITERATION_OFFSET + Integer.BYTES, 0); // reserved
+        segment.set(LONG, base + BOOKMARK_CRC_OFFSET, checksum);
         persistLine(BOOKMARK_OFFSET);
+    }
+
+    /** The whole slot with the highest sequence, or {@code null} when no slot is whole. */
+    private BookmarkSlot newestSlot() {
+        BookmarkSlot newest = null;
+        for (int slot = 0; slot < BOOKMARK_SLOTS; slot++) {
+            long base = slotOffset(slot);
+            long sequence = segment.get(LONG, base + BOOKMARK_SEQUENCE_OFFSET);
+            boolean whole = sequence != 0
+                    && segment.get(LONG, base + BOOKMARK_CRC_OFFSET) == crc(base, BOOKMARK_CHECKED_BYTES);
+            if (whole && (newest == null || Long.compareUnsigned(sequence, newest.sequence()) > 0)) {
+                newest = new BookmarkSlot(slot, sequence, segment.get(INT, base + BOOKMARK_ITERATION_OFFSET));
+            }
+        }
+        return newest;
+    }
+
+    private static long slotOffset(int slot) {
+        return BOOKMARK_OFFSET + slot * BOOKMARK_SLOT_BYTES;
+    }
+
+    private record BookmarkSlot(int slot, long sequence, int iteration) {
     }
 
     /** The in-flight persistence marker: 0 when none, else the region + 1 that was persisting. */
@@ -276,8 +316,12 @@ public final class HeapFile implements AutoCloseable {
     }
 
     private long crc(long offset, long length) {
+        return crc(segment.asSlice(offset, length));
+    }
+
+    private static long crc(MemorySegment bytes) {
         CRC32C crc = new CRC32C();
-        crc.update(segment.asSlice(offset, length).asByteBuffer());
+        crc.update(bytes.asByteBuffer());
         return crc.getValue();
     }
 

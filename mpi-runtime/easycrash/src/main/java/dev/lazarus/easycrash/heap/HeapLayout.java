@@ -17,11 +17,11 @@ package dev.lazarus.easycrash.heap;
  *      40     8  allocation top: first free byte (objects are allocated below it)
  *      48     8  CRC32C of bytes [0, 48)
  *     ...        zero up to 64
- *  ------  ----  bookmark line ------------------------------------------------
- *      64     8  sequence: incremented by every bookmark write, 0 = never written
- *      72     4  main-loop iteration
- *      76     4  reserved (0)
- *      80     8  CRC32C of bytes [64, 80)
+ *  ------  ----  bookmark line: two slots of 32 bytes, at 64 and at 96 -------
+ *      +0     8  sequence: one more than the newest slot's at every bookmark write, 0 = never written
+ *      +8     4  main-loop iteration
+ *     +12     4  reserved (0)
+ *     +16     8  CRC32C of the slot's bytes [+0, +16)
  *  ------  ----  persistence marker line ---------------------------------------
  *     128     8  marker: 0 when no persistence operation is in flight, else (region + 1)
  *  ------  ----  ----------------------------------------------------------------
@@ -42,10 +42,17 @@ public final class HeapLayout {
     public static final long HEADER_CRC_OFFSET = 48;
     public static final long HEADER_CHECKED_BYTES = 48;
 
+    /**
+     * The bookmark's line. A write goes to the slot that does not hold the newest bookmark, so a write torn by a kill
+     * leaves the one before it whole.
+     */
     public static final long BOOKMARK_OFFSET = 64;
-    public static final long BOOKMARK_SEQUENCE_OFFSET = 64;
-    public static final long BOOKMARK_ITERATION_OFFSET = 72;
-    public static final long BOOKMARK_CRC_OFFSET = 80;
+    public static final long BOOKMARK_SLOT_BYTES = 32;
+    public static final int BOOKMARK_SLOTS = 2;
+    /** Offsets within a slot. */
+    public static final long BOOKMARK_SEQUENCE_OFFSET = 0;
+    public static final long BOOKMARK_ITERATION_OFFSET = 8;
+    public static final long BOOKMARK_CRC_OFFSET = 16;
     public static final long BOOKMARK_CHECKED_BYTES = 16;
 
     public static final long MARKER_OFFSET = 128;
