@@ -20,6 +20,7 @@ import dev.lazarus.store.drain.DrainAgent;
 import dev.lazarus.store.drain.DrainResult;
 import dev.lazarus.store.drain.DrainTarget;
 import dev.lazarus.store.drain.LevelCopyTarget;
+import dev.lazarus.store.format.DataFileReader;
 import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.incremental.CheckpointStats;
@@ -524,7 +525,10 @@ public final class Checkpoints implements AutoCloseable {
      */
     private boolean restoreFrom(CheckpointDirectory level, long version, List<String> reasons) {
         try {
-            ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions());
+            // L3's data files were written with O_DIRECT: read so too, they are not in the page cache.
+            DataFileReader.Access access = level == l3 && settings.pfsDirect() ? DataFileReader.Access.DIRECT
+                    : DataFileReader.Access.CACHED;
+            ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions(), access);
             return true;
         } catch (CorruptCheckpointException e) {
             reasons.add(e.getMessage());

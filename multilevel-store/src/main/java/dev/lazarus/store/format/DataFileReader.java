@@ -17,18 +17,39 @@ import java.util.zip.CRC32C;
  * must match the manifest's, so truncation is found before any chunk is read.
  */
 public final class DataFileReader implements AutoCloseable {
+    /** How a data file's bytes are read. */
+    public enum Access {
+        /** Through the page cache: a RAM disk's files are there already. */
+        CACHED,
+        /**
+         * With O_DIRECT where the file system takes it, else through the page cache: for files written with
+         * O_DIRECT, which are not cached, read once.
+         */
+        DIRECT
+    }
+
     private final Path file;
     private final RankManifest manifest;
     private final FileChannel channel;
+    private final DirectFileInput direct;
     private final CRC32C crc = new CRC32C();
     private final StagingBuffer staging = new StagingBuffer();
 
     /** Opens the data file that {@code manifest} describes; a link at its name is refused, never followed. */
     public DataFileReader(Path file, RankManifest manifest) throws IOException {
+        this(file, manifest, Access.CACHED);
+    }
+
+    /**
+     * Opens the data file that {@code manifest} describes, read as {@code access} says; a link at its name is
+     * refused, never followed.
+     */
+    public DataFileReader(Path file, RankManifest manifest, Access access) throws IOException {
         this.file = file;
         this.manifest = manifest;
         try {
-            this.channel = SecureFiles.openForRead(file);
+            this.direct = access == Access.DIRECT ? DirectFileInput.open(file) : null;
+            this.channel = direct == null ? SecureFiles.openForRead(file) : null;
         } catch (NoSuchFileException e) {
             staging.close();
             throw new CorruptCheckpointException(file + ": missing");
@@ -36,12 +57,17 @@ public final class DataFileReader implements AutoCloseable {
             staging.close();
             throw new CorruptCheckpointException(e.getMessage());
         }
-        long size = channel.size();
+        long size = direct != null ? direct.size() : channel.size();
         if (size != manifest.dataLength()) {
             close();
             throw new CorruptCheckpointException(file + ": length=" + size + " but manifest says "
                     + manifest.dataLength());
         }
+    }
+
+    /** @return whether the file is read with O_DIRECT (asked for, and the file system takes it) */
+    public boolean direct() {
+        return direct != null;
     }
 
     /**
@@ -79,14 +105,20 @@ public final class DataFileReader implements AutoCloseable {
         ChunkTable chunks = manifest.chunks();
         ByteBuffer buffer = landing.asByteBuffer();
         long position = chunks.dataOffset(chunk);
-        while (buffer.hasRemaining()) {
-            int n = channel.read(buffer, position);
-            if (n < 0) {
+        if (direct != null) {
+            if (!direct.read(position, landing)) {
                 throw new CorruptCheckpointException(file + ": ends inside chunk " + chunk);
             }
-            position += n;
+        } else {
+            while (buffer.hasRemaining()) {
+                int n = channel.read(buffer, position);
+                if (n < 0) {
+                    throw new CorruptCheckpointException(file + ": ends inside chunk " + chunk);
+                }
+                position += n;
+            }
+            buffer.flip();
         }
-        buffer.flip();
         crc.reset();
         crc.update(buffer);
         if ((int) crc.getValue() != chunks.crc(chunk)) {
@@ -99,7 +131,11 @@ public final class DataFileReader implements AutoCloseable {
     @Override
     public void close() throws IOException {
         try {
-            channel.close();
+            if (direct != null) {
+                direct.close();
+            } else {
+                channel.close();
+            }
         } finally {
             staging.close();
         }

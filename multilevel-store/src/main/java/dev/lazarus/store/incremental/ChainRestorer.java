@@ -64,13 +64,24 @@ public final class ChainRestorer {
      */
     public static List<RankManifest> restore(CheckpointDirectory directory, long version, int rank, int worldSize,
                                              List<ProtectedRegion> regions) throws IOException {
+        return restore(directory, version, rank, worldSize, regions, DataFileReader.Access.CACHED);
+    }
+
+    /**
+     * {@link #restore(CheckpointDirectory, long, int, int, List)} with the data files read as {@code access} says
+     * (the PFS's, written with O_DIRECT, are read so too).
+     */
+    public static List<RankManifest> restore(CheckpointDirectory directory, long version, int rank, int worldSize,
+                                             List<ProtectedRegion> regions, DataFileReader.Access access)
+            throws IOException {
         List<RankManifest> chain = chain(directory, version, rank, worldSize);
         List<Variable> expected = regions.stream().map(ProtectedRegion::variable).toList();
         // By name and type, never by position: the writer may have protected them in another order than we do.
         int[] regionOf = VariableMatch.regionIndices(chain.getFirst().variables(), expected,
                 "version " + version + " rank " + rank);
         for (RankManifest manifest : chain) {
-            try (DataFileReader data = new DataFileReader(directory.dataFile(manifest.version(), rank), manifest)) {
+            try (DataFileReader data = new DataFileReader(directory.dataFile(manifest.version(), rank), manifest,
+                    access)) {
                 for (int c = 0; c < manifest.chunks().size(); c++) {
                     data.readInto(c, regions.get(regionOf[manifest.chunks().variable(c)]).memory());
                 }

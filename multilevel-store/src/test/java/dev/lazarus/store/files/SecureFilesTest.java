@@ -164,6 +164,8 @@ class SecureFilesTest {
         CorruptCheckpointException e = assertThrows(CorruptCheckpointException.class,
                 () -> new DataFileReader(data, manifest).close());
         assertRefused(data, "it is a symbolic link", e);
+        assertRefused(data, "it is a symbolic link", assertThrows(CorruptCheckpointException.class,
+                () -> new DataFileReader(data, manifest, DataFileReader.Access.DIRECT).close()));
         Path file = l1.manifestFile(1, 0);
         Files.move(file, dir.resolve("moved.manifest"));
         Files.createSymbolicLink(file, dir.resolve("moved.manifest"));
