@@ -36,8 +36,8 @@ import java.util.Properties;
  *   <tr><td>lazarus.ckpt.pfs.every</td><td>LAZARUS_CKPT_PFS_EVERY</td><td>4 (every 4th L1 version)</td></tr>
  *   <tr><td>lazarus.ckpt.pfs.keep</td><td>LAZARUS_CKPT_PFS_KEEP</td><td>2 (complete versions kept on L3); 0 keeps
  *       every version</td></tr>
- *   <tr><td>lazarus.ckpt.pfs.direct</td><td>LAZARUS_CKPT_PFS_DIRECT</td><td>true (L3 data files written with
- *       O_DIRECT where the file system takes it)</td></tr>
+ *   <tr><td>lazarus.ckpt.pfs.direct</td><td>LAZARUS_CKPT_PFS_DIRECT</td><td>true (L3 data files written, and
+ *       read at a restore, with O_DIRECT where the file system takes it)</td></tr>
  *   <tr><td>lazarus.ckpt.block.size</td><td>LAZARUS_CKPT_BLOCK_SIZE</td><td>512 (bytes hashed per block)</td></tr>
  *   <tr><td>lazarus.ckpt.full.every</td><td>LAZARUS_CKPT_FULL_EVERY</td><td>8 (a full checkpoint every 8
  *       versions)</td></tr>
@@ -191,7 +191,7 @@ public final class CheckpointSettings {
         return pfsKeep;
     }
 
-    /** @return whether L3 data files are written with O_DIRECT (bypassing the page cache) where possible */
+    /** @return whether L3 data files are written and read with O_DIRECT (bypassing the page cache) where possible */
     public boolean pfsDirect() {
         return pfsDirect;
     }
