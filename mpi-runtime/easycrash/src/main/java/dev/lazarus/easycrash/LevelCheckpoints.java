@@ -105,6 +105,9 @@ final class LevelCheckpoints implements AutoCloseable {
      *         Restore#NONE}: start from the beginning
      */
     Restore restore() {
+        // The restore is collective: it starts when the last rank's set-up is done, and the wait for that rank (a
+        // JVM that started late, a heap that took longer to make) is set-up, not restore.
+        comm.idleBarrier();
         long start = System.nanoTime();
         long restoreAtMost = directive.restoreAtMost();
         OptionalLong version = checkpoints.restart(restoreAtMost, directive.l2Rebuild());
