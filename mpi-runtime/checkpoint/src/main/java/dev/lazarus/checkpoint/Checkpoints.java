@@ -96,6 +96,8 @@ public final class Checkpoints implements AutoCloseable {
     private long l2Protected = -1;
     /** Whether the restore under way may rebuild a node's lost L1 files from L2 (the coordinator's choice). */
     private boolean l2Rebuild = true;
+    /** The version this rank's L1 lacked when {@link #prepareRestart} looked, or -1. */
+    private long lostBeforeSetUp = -1;
     /** What {@link #heldOnL1} said of each version, so each is measured once. */
     private final Map<Long, HeartbeatFile.Held> held = new HashMap<>();
 
@@ -221,6 +223,28 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
+     * Prepares the restore the coordinator chose before this launch, ahead of the ranks' set-up: where this node's L1
+     * lacks the version and the node can rebuild it from its L2 set, its leader starts that rebuild now, on a thread
+     * of its own, and the restore ({@link #restart(long, boolean)}) takes its outcome. Collective; every rank passes
+     * the same arguments. Nothing happens for {@code atMost} below 0 or {@link Long#MAX_VALUE} (no version named).
+     *
+     * @param atMost    the version the coordinator chose
+     * @param l2Rebuild whether a node that lost its L1 files rebuilds them from its set
+     */
+    public void prepareRestart(long atMost, boolean l2Rebuild) {
+        boolean named = atMost >= 0 && atMost != Long.MAX_VALUE && l2Rebuild && l2.enabled()
+                && POLICY.levelOrder().contains(Level.L2);
+        boolean missing = named && !Files.exists(l1.manifestFile(atMost, comm.rank()));
+        // Every rank looks at its files before the leader's rebuild can write them: the allreduce orders the two.
+        if (named && comm.allreduce(missing ? 1L : 0L, ReduceOp.MAX) == 1L) {
+            if (missing) {
+                lostBeforeSetUp = atMost;
+                l2.startRebuild(atMost);
+            }
+        }
+    }
+
+    /**
      * Restores the newest version every rank can restore: each rank from L1 where its files survived, else from L1
      * after its node's files were rebuilt from the node's XOR set (L2), else from L3. A version some rank cannot
      * restore is skipped, with each rank's reasons logged. A node rebuilt from L2 gets its parity of the version back
@@ -305,8 +329,8 @@ public final class Checkpoints implements AutoCloseable {
      */
     private Level restoreAt(long version) {
         List<String> reasons = new ArrayList<>();
-        // Before the rebuild, which writes the manifest on this node's leader.
-        boolean lostOnL1 = !Files.exists(l1.manifestFile(version, comm.rank()));
+        // Before the rebuild, which writes the manifest on this node's leader (or began to, ahead of the set-up).
+        boolean lostOnL1 = version == lostBeforeSetUp || !Files.exists(l1.manifestFile(version, comm.rank()));
         boolean withL2 = l2Rebuild && l2.enabled() && POLICY.levelOrder().contains(Level.L2);
         // L2's first step: a node whose L1 lost the version starts its rebuild while the other nodes read L1.
         boolean rebuilding = withL2 && rebuildFailedNodes(version, lostOnL1);

@@ -45,6 +45,8 @@ final class L2Node implements AutoCloseable {
     private final String state;
     /** Versions whose rank files this node rebuilt without its parity of them. */
     private final Set<Long> parityOwed = new HashSet<>();
+    /** The rebuild started before the ranks' set-up ({@link #startRebuild}), until a restore takes its outcome. */
+    private EarlyRebuild early;
 
     private L2Node(Comm comm, NodeMap nodes, Consumer<String> log, NodeDaemon daemon, L2Membership set,
                    boolean enabled, String state) {
@@ -140,6 +142,7 @@ final class L2Node implements AutoCloseable {
      * @return parity bytes written
      */
     long encodeWithChain(long version) throws IOException {
+        awaitEarlyRebuild();
         return daemon.submit(version);
     }
 
@@ -184,17 +187,49 @@ final class L2Node implements AutoCloseable {
             return unrecoverable;
         }
         long started = System.nanoTime();
-        RebuildOutcome outcome = daemon.rebuild(version);
-        double seconds = (System.nanoTime() - started) * 1e-9;
+        EarlyRebuild done = awaitEarlyRebuild();
+        boolean startedEarly = done != null && done.version() == version;
+        EarlyRebuild.Finished finished = startedEarly ? done.await() : null;
+        RebuildOutcome outcome = startedEarly ? finished.outcome() : daemon.rebuild(version);
+        long ended = startedEarly ? finished.endedNanos() : System.nanoTime();
+        long earlyStarted = startedEarly ? done.startedNanos() : started;
         if (!outcome.succeeded()) {
             return "L2 cannot rebuild version " + outcome.failedVersion() + " of node " + nodes.names().get(node)
                     + ": " + outcome.failure();
         }
         parityOwed.addAll(outcome.rebuilt());
+        String when = !startedEarly ? "" : String.format(Locale.ROOT, ", started with the launch's set-up (the"
+                + " restore waited %.3f s for it)", Math.max(0, ended - started) * 1e-9);
         log.accept("rank " + comm.rank() + ": node " + nodes.names().get(node) + " rebuilt versions "
                 + outcome.rebuilt() + " from its " + set.scheme().setName() + String.format(Locale.ROOT, " in %.3f s",
-                seconds) + "; its parity of them follows in the background");
+                (ended - earlyStarted) * 1e-9) + when + "; its parity of them follows in the background");
         return null;
+    }
+
+    /**
+     * Starts rebuilding this node's files of {@code version} on a thread of its own, on the leader of a node whose
+     * L1 lacks them, for the restore the launch will make ({@link #rebuildIfLost} takes the outcome). Call once the
+     * node's ranks have looked at their L1 files: the rebuild writes them.
+     */
+    synchronized void startRebuild(long version) {
+        if (daemon != null && set.redundant() && early == null) {
+            early = EarlyRebuild.start(daemon, version);
+        }
+    }
+
+    /**
+     * Waits for the rebuild {@link #startRebuild} began, if one is under way: the daemon takes one call at a time,
+     * and the drain thread may call it too.
+     *
+     * @return that rebuild, ended, or null if none was under way
+     */
+    private synchronized EarlyRebuild awaitEarlyRebuild() {
+        EarlyRebuild done = early;
+        if (done != null) {
+            done.await();
+            early = null;
+        }
+        return done;
     }
 
     /**
@@ -229,6 +264,7 @@ final class L2Node implements AutoCloseable {
      */
     void pruneOlderThan(long newest) {
         if (daemon != null) {
+            awaitEarlyRebuild();
             daemon.pruneOlderThan(newest);
         }
     }
@@ -239,6 +275,7 @@ final class L2Node implements AutoCloseable {
      */
     void forgetNewerThan(long restored) {
         if (daemon != null) {
+            awaitEarlyRebuild();
             daemon.forgetNewerThan(restored);
         }
     }
@@ -246,6 +283,7 @@ final class L2Node implements AutoCloseable {
     /** Removes every L2 file of this node, after a finished run. */
     void release() {
         if (daemon != null) {
+            awaitEarlyRebuild();
             daemon.release();
         }
     }
@@ -254,6 +292,7 @@ final class L2Node implements AutoCloseable {
     @Override
     public void close() {
         if (daemon != null) {
+            awaitEarlyRebuild();
             daemon.close();
         }
     }

@@ -72,6 +72,10 @@ final class LevelCheckpoints implements AutoCloseable {
             }
         });
         LaunchDirective directive = LaunchDirective.of(System.getenv());
+        if (directive.rollBack()) {
+            // A lost node's L2 rebuild runs while the ranks set up their heaps and the application.
+            checkpoints.prepareRestart(directive.restoreAtMost(), directive.l2Rebuild());
+        }
         return new LevelCheckpoints(comm, checkpoints, CheckpointSchedule.of(settings, directive, out), directive,
                 out);
     }
