@@ -53,6 +53,8 @@ public final class HeapFile implements AutoCloseable {
     private final MemorySegment segment;
     private final CacheLineWriter writer;
     private final boolean syncMapped;
+    /** The slot this process last wrote the bookmark to, or null before its first write. */
+    private BookmarkSlot lastWritten;
 
     private HeapFile(Path path, Arena arena, MemorySegment segment, CacheLineWriter writer, boolean syncMapped) {
         this.path = path;
@@ -261,7 +263,8 @@ public final class HeapFile implements AutoCloseable {
 
     /** Durably records {@code iteration} as the main-loop iteration in progress. */
     public void writeBookmark(int iteration) {
-        BookmarkSlot newest = newestSlot();
+        // Only this process writes the bookmark: after its first write it knows the newest slot without reading.
+        BookmarkSlot newest = lastWritten != null ? lastWritten : newestSlot();
         int slot = newest == null ? 0 : 1 - newest.slot();
         long sequence = newest == null ? 1 : newest.sequence() + 1;
         // The checksum is computed before the first store, so a kill tears this slot only between its few stores.
@@ -275,6 +278,7 @@ public final class HeapFile implements AutoCloseable {
         segment.set(INT, base + BOOKMARK_ITERATION_OFFSET + Integer.BYTES, 0); // reserved
         segment.set(LONG, base + BOOKMARK_CRC_OFFSET, checksum);
         persistLine(BOOKMARK_OFFSET);
+        lastWritten = new BookmarkSlot(slot, sequence, iteration);
     }
 
     /** The whole slot with the highest sequence, or {@code null} when no slot is whole. */
