@@ -120,6 +120,18 @@ public final class JobCoordinator {
                 outcome = outcome.asVerified();
                 failure = Optional.empty();
             }
+            HostLoss lostAtStart = null;
+            if (failure.isEmpty() && outcome.kind() == LaunchOutcome.Kind.NOT_STARTED && launch > 1) {
+                // A relaunch the launcher could not start: a node lost since the last failure (a second node of a
+                // rack, one whose power-off came a moment later) is a failure like any other. With every node
+                // answering it is the job's status, as for a first launch (--hosts, --rsh-agent, --net).
+                lostAtStart = hosts.survey();
+                if (lostAtStart.any()) {
+                    err.println("lazarus: launch " + launch + " could not start its ranks: a node was lost since"
+                            + " the last failure");
+                    failure = Optional.of(FailureClass.NODE_LOSS);
+                }
+            }
             if (failure.isEmpty()) {
                 return end(history, outcome, ledger, switch (outcome.kind()) {
                     case SUCCEEDED -> "succeeded";
@@ -128,7 +140,7 @@ public final class JobCoordinator {
                     default -> "failed";
                 });
             }
-            HostLoss loss = hosts.survey();
+            HostLoss loss = lostAtStart != null ? lostAtStart : hosts.survey();
             if (loss.any()) {
                 // The nodes' own state decides the class: a lost node took its NVM and RAM disk with it.
                 failure = Optional.of(loss.lostSet().isPresent() ? FailureClass.L2_SET_LOST : FailureClass.NODE_LOSS);
@@ -165,8 +177,16 @@ public final class JobCoordinator {
             }
             restorable = incidents.withoutCorrupt(options.sources().versions(history.restoreBytesPerSecond(),
                     outcome.heartbeats()));
+            LaunchDirective previous = directive;
             directive = decide(failure.get(), outcome, hosts.movesRanks(loss) ? loss.withoutRebuild() : loss, history,
                     restorable, launch, options.maxRestarts() + extra, ended, ledger);
+            if (lostAtStart != null) {
+                // Nothing ran since the last decision, so it stands, but a lost node's NVM is gone: a rollback in any
+                // case. Where the newly lost node's files cannot be rebuilt, the ranks' checks take L3 or an older
+                // version.
+                directive = previous.rollBack() ? previous
+                        : new LaunchDirective(true, "a node was lost before the relaunch started");
+            }
             Optional<LaunchPlan> next = hosts.next(current, loss);
             if (next.isEmpty()) {
                 err.println("lazarus: giving up: no node is left to run the lost nodes' ranks");

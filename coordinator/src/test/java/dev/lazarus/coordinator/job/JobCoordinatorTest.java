@@ -213,6 +213,33 @@ class JobCoordinatorTest {
     }
 
     /**
+     * A second node lost a moment after the first: the relaunch on the spare cannot start (the launcher reaches the
+     * second node no more), and that is a node loss too, recovered on the second spare, not the job's end. With every
+     * node answering, a relaunch that does not start ends the job, as a first launch does.
+     */
+    @Test
+    void aRelaunchThatCannotStartOnALostNodeIsANodeLossToo() throws Exception {
+        List<LaunchPlan> plans = new ArrayList<>();
+        LaunchOutcome notStarted = new LaunchOutcome(LaunchOutcome.Kind.NOT_STARTED, 255, List.of(0, 1), null,
+                List.of(Optional.empty(), Optional.empty()), 1.0);
+        assertEquals(0, runOnHosts(options(10, RecoveryMode.AUTO, 0.99), List.of(lost(false, 0), lost(false, 1)), 2,
+                plans, crashedAt(90), notStarted, succeeded(false)));
+        String out = printed();
+        assertTrue(out.contains("lazarus: launch 2 could not start its ranks: a node was lost since the last failure"),
+                out);
+        assertTrue(out.contains("lazarus: failure 2: node loss"), out);
+        assertEquals(List.of(PLAN.command(), List.of("spare", "1"), List.of("spare", "0")),
+                plans.stream().map(LaunchPlan::command).toList());
+        assertTrue(directives.get(2).rollBack(), directives.toString());
+
+        directives.clear();
+        plans.clear();
+        assertEquals(255, runOnHosts(options(10, RecoveryMode.AUTO, 0.99), List.of(lost(false, 0)), 2, plans,
+                crashedAt(90), notStarted));
+        assertEquals(2, directives.size(), "every node answers: the job ends");
+    }
+
+    /**
      * On several nodes the coordinator weighs L1 from what the ranks' heartbeats list (it cannot read their RAM
      * disks): rank 0 holds versions 40, 60 and 80, rank 1 only 60 and 80, 0.25 GB each; every node wrote its L2
      * parity of 60, rank 0's node not yet of 80. A rank crash restores L1 v80 (4 GB/s: 0.125 s for the 0.5 GB, 2.2 s
