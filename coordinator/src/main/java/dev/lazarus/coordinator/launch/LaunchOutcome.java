@@ -2,8 +2,10 @@ package dev.lazarus.coordinator.launch;
 
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * How one launch of a job ended, as the coordinator needs it to decide what comes next.
@@ -21,6 +23,12 @@ public record LaunchOutcome(Kind kind, int status, List<Integer> silentRanks, St
     public LaunchOutcome {
         silentRanks = List.copyOf(silentRanks);
         heartbeats = List.copyOf(heartbeats);
+    }
+
+    /** A launch whose ranks never started: none of the {@code ranks} ranks has a status or a heartbeat. */
+    public static LaunchOutcome notStarted(int status, int ranks) {
+        return new LaunchOutcome(Kind.NOT_STARTED, status, IntStream.range(0, ranks).boxed().toList(), null,
+                Collections.nCopies(ranks, Optional.empty()), 0.0);
     }
 
     /** What ended the launch. */
