@@ -19,6 +19,7 @@ import dev.lazarus.verification.Verdict;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -140,6 +142,34 @@ class CheckpointRestartTest {
         assertTrue(text.toString().contains("checkpoint restart: restored version 8 from L3"), text::toString);
         assertEquals(List.of(), pfs.versions(), "a finished run releases its checkpoints");
         assertFalse(Files.exists(l1.versionDirectory(8)));
+    }
+
+    /**
+     * The report (the NPB result a user reads) is handed out before the run records its result as accepted and
+     * releases its checkpoints: a rank killed after that record ends the job as verified, and the report must be out.
+     */
+    @Test
+    void theReportComesBeforeTheRunReleasesItsCheckpoints() throws Exception {
+        CheckpointDirectory pfs = new CheckpointDirectory(dir.resolve("pfs"), JOB);
+        List<String> heldAtReport = new CopyOnWriteArrayList<>();
+        List<Outcome> outcomes = ThreadComm.run(2, comm -> {
+            Recomputable app = new CgKernel().prepare(comm, CLASS_S);
+            return RecomputingRun.run(comm, app, nvm(), levels(), null, null, outcome -> {
+                try {
+                    heldAtReport.add(outcome.verdict().accepted() + " " + pfs.versions());
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        });
+        for (Outcome outcome : outcomes) {
+            assertTrue(outcome.verdict().accepted(), outcome.verdict().reason());
+        }
+        assertEquals(2, heldAtReport.size(), "one report per rank: " + heldAtReport);
+        for (String held : heldAtReport) {
+            assertTrue(held.startsWith("true [") && !held.endsWith("[]"), "checkpoints still held: " + held);
+        }
+        assertEquals(List.of(), pfs.versions(), "released after the report");
     }
 
     private static void wipe(Path root) throws IOException {

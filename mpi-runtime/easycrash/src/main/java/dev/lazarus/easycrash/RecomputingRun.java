@@ -14,6 +14,7 @@ import dev.lazarus.verification.Verdict;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.util.function.Consumer;
 
 /**
  * Runs a {@link Recomputable} under EasyCrash: a fresh start, or a resume from the bookmarked iteration with the
@@ -54,9 +55,11 @@ public final class RecomputingRun {
         long start = System.nanoTime();
         Recomputable app = application.prepare(comm, args);
         application.announce();
-        Outcome outcome = run(comm, app, settings, null, System.err);
-        application.report(outcome, (System.nanoTime() - start) * 1e-9);
-        return outcome;
+        return run(comm, app, settings, CheckpointSettings.fromSystem().conclude(app.application()), null,
+                System.err, outcome -> {
+                    application.report(outcome, (System.nanoTime() - start) * 1e-9);
+                    System.out.flush();
+                });
     }
 
     /** Runs {@code app} on this rank (collective), with the checkpoint settings of this JVM. */
@@ -73,9 +76,25 @@ public final class RecomputingRun {
     public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
                               CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log)
             throws IOException {
+        return run(comm, app, settings, checkpoints, tracer, log, outcome -> { });
+    }
+
+    /**
+     * Runs {@code app} on this rank (collective), handing the final outcome to {@code report} before the run
+     * records its result as accepted and releases its NVM state and checkpoints: a rank killed after that record
+     * ends the job as verified, so whatever the user reads of the result is out by then.
+     */
+    public static Outcome run(Comm comm, Recomputable app, EasyCrashSettings settings,
+                              CheckpointSettings checkpoints, AccessTracer tracer, PrintStream log,
+                              Consumer<Outcome> report) throws IOException {
         try (Heartbeat heartbeat = Heartbeat.forRank(System.getenv(), comm.rank())) {
-            Outcome outcome = settings.easyCrashOff() ? plainRun(comm, app, checkpoints, heartbeat, log)
-                    : persistentRun(comm, app, settings, checkpoints, tracer, heartbeat, log);
+            Outcome outcome;
+            if (settings.easyCrashOff()) {
+                outcome = plainRun(comm, app, checkpoints, heartbeat, log);
+                report.accept(outcome);
+            } else {
+                outcome = persistentRun(comm, app, settings, checkpoints, tracer, heartbeat, log, report);
+            }
             heartbeat.finish(outcome.verdict().accepted(), outcome.rolledBack(),
                     (long) (outcome.verificationSeconds() * 1e9));
             return outcome;
@@ -85,7 +104,7 @@ public final class RecomputingRun {
     /** The run on the persistent heap: NVM restart or a fresh start, checkpoints, rollback after a rejection. */
     private static Outcome persistentRun(Comm comm, Recomputable app, EasyCrashSettings settings,
                                          CheckpointSettings checkpoints, AccessTracer tracer, Heartbeat heartbeat,
-                                         PrintStream log) throws IOException {
+                                         PrintStream log, Consumer<Outcome> report) throws IOException {
         // The levels first: a level the run cannot use (a linked job directory) is refused before NVM is touched.
         LevelCheckpoints levels = LevelCheckpoints.open(comm, checkpoints, log);
         heartbeat.setUpStep();
@@ -116,6 +135,7 @@ public final class RecomputingRun {
                 outcome = new Outcome(again.verdict(), again.seconds(), again.verificationSeconds(),
                         again.firstIteration(), false, true);
             }
+            report.accept(outcome);
             if (outcome.verdict().accepted()) {
                 heartbeat.resultAccepted(); // before anything is released: a death from here on loses no result
             }
