@@ -458,20 +458,21 @@ final class RunCommand implements Callable<Integer> {
         boolean handedOver = false;
         try (NodeDaemonProcesses daemons = daemonSecret == null ? null
                 : startNodeDaemons(request, plan, keeping, daemonSecret, member)) {
-            int[] launched = {0};
+            boolean[] relaunch = {false};
             Launches launches = daemons == null ? cli.launcher()::launch : (p, directive, hangs, halts, watcher) -> {
+                boolean first = !relaunch[0];
+                relaunch[0] = true;
                 try {
                     daemons.ensureRunning();
                 } catch (IOException e) {
-                    if (++launched[0] == 1) {
-                        throw e; // the first launch: the hosts or the agent are wrong, which a relaunch repeats
+                    if (first) {
+                        throw e; // the hosts or the agent are wrong, which a relaunch would repeat
                     }
                     // A relaunch: a node gone since the last failure cannot start its daemon; the coordinator
                     // surveys the hosts and recovers from that loss as from any other.
                     cli.err().println("lazarus: " + e.getMessage());
                     return LaunchOutcome.notStarted(255, request.ranks());
                 }
-                launched[0]++;
                 // Daemons that are members of the job's cluster watch their ranks; this process's own watch is the
                 // safety net for a daemon lost with its node, and waits twice as long.
                 return cli.launcher().launch(p, directive, member == null ? hangs : hangs.behindNodeDaemons(), halts,

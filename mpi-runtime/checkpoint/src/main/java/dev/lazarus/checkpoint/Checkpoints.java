@@ -232,8 +232,7 @@ public final class Checkpoints implements AutoCloseable {
      * @param l2Rebuild whether a node that lost its L1 files rebuilds them from its set
      */
     public void prepareRestart(long atMost, boolean l2Rebuild) {
-        boolean named = atMost >= 0 && atMost != Long.MAX_VALUE && l2Rebuild && l2.enabled()
-                && POLICY.levelOrder().contains(Level.L2);
+        boolean named = atMost >= 0 && atMost != Long.MAX_VALUE && rebuildsFromL2(l2Rebuild);
         boolean missing = named && !Files.exists(l1.manifestFile(atMost, comm.rank()));
         // Every rank looks at its files before the leader's rebuild can write them: the allreduce orders the two.
         if (named && comm.allreduce(missing ? 1L : 0L, ReduceOp.MAX) == 1L) {
@@ -242,6 +241,11 @@ public final class Checkpoints implements AutoCloseable {
                 l2.startRebuild(atMost);
             }
         }
+    }
+
+    /** @return whether a node that lost its L1 files rebuilds them from L2, given the coordinator's choice */
+    private boolean rebuildsFromL2(boolean l2Rebuild) {
+        return l2Rebuild && l2.enabled() && POLICY.levelOrder().contains(Level.L2);
     }
 
     /**
@@ -331,7 +335,7 @@ public final class Checkpoints implements AutoCloseable {
         List<String> reasons = new ArrayList<>();
         // Before the rebuild, which writes the manifest on this node's leader (or began to, ahead of the set-up).
         boolean lostOnL1 = version == lostBeforeSetUp || !Files.exists(l1.manifestFile(version, comm.rank()));
-        boolean withL2 = l2Rebuild && l2.enabled() && POLICY.levelOrder().contains(Level.L2);
+        boolean withL2 = rebuildsFromL2(l2Rebuild);
         // L2's first step: a node whose L1 lost the version starts its rebuild while the other nodes read L1.
         boolean rebuilding = withL2 && rebuildFailedNodes(version, lostOnL1);
         boolean nodeRebuilt = rebuilding && lostOnL1;

@@ -14,26 +14,28 @@ import java.util.concurrent.CompletableFuture;
  */
 final class EarlyRebuild {
     private final long version;
-    private final long startedNanos = System.nanoTime();
     private final CompletableFuture<Finished> result = new CompletableFuture<>();
 
-    /** What the rebuild gave, and when it ended. */
-    record Finished(RebuildOutcome outcome, long endedNanos) {
+    /** What the rebuild gave, and how long it took. */
+    record Finished(RebuildOutcome outcome, double seconds) {
     }
 
     private EarlyRebuild(long version) {
         this.version = version;
     }
 
-    /** Starts {@code daemon.rebuild(version)} on a daemon thread. */
+    /** Starts {@code daemon.rebuild(version)} on a daemon thread; a failure it throws becomes a failed outcome. */
     static EarlyRebuild start(NodeDaemon daemon, long version) {
         EarlyRebuild rebuild = new EarlyRebuild(version);
         Thread.ofPlatform().daemon().name("l2-early-rebuild").start(() -> {
+            long started = System.nanoTime();
+            RebuildOutcome outcome;
             try {
-                rebuild.result.complete(new Finished(daemon.rebuild(version), System.nanoTime()));
+                outcome = daemon.rebuild(version);
             } catch (RuntimeException | Error e) {
-                rebuild.result.completeExceptionally(e);
+                outcome = RebuildOutcome.failed(Set.of(), version, e.toString());
             }
+            rebuild.result.complete(new Finished(outcome, (System.nanoTime() - started) * 1e-9));
         });
         return rebuild;
     }
@@ -42,17 +44,8 @@ final class EarlyRebuild {
         return version;
     }
 
-    long startedNanos() {
-        return startedNanos;
-    }
-
-    /** Waits for the rebuild's end; a failure the daemon threw comes as an outcome, not an exception. */
+    /** Waits for the rebuild's end. */
     Finished await() {
-        try {
-            return result.join();
-        } catch (RuntimeException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            return new Finished(RebuildOutcome.failed(Set.of(), version, cause.toString()), System.nanoTime());
-        }
+        return result.join();
     }
 }

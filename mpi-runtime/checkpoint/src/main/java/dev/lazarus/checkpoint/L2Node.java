@@ -187,22 +187,28 @@ final class L2Node implements AutoCloseable {
             return unrecoverable;
         }
         long started = System.nanoTime();
-        EarlyRebuild done = awaitEarlyRebuild();
-        boolean startedEarly = done != null && done.version() == version;
-        EarlyRebuild.Finished finished = startedEarly ? done.await() : null;
-        RebuildOutcome outcome = startedEarly ? finished.outcome() : daemon.rebuild(version);
-        long ended = startedEarly ? finished.endedNanos() : System.nanoTime();
-        long earlyStarted = startedEarly ? done.startedNanos() : started;
+        EarlyRebuild early = awaitEarlyRebuild();
+        RebuildOutcome outcome;
+        double seconds;
+        String when = "";
+        if (early != null && early.version() == version) {
+            EarlyRebuild.Finished finished = early.await();
+            outcome = finished.outcome();
+            seconds = finished.seconds();
+            when = String.format(Locale.ROOT, ", started with the launch's set-up (the restore waited %.3f s for it)",
+                    (System.nanoTime() - started) * 1e-9);
+        } else {
+            outcome = daemon.rebuild(version);
+            seconds = (System.nanoTime() - started) * 1e-9;
+        }
         if (!outcome.succeeded()) {
             return "L2 cannot rebuild version " + outcome.failedVersion() + " of node " + nodes.names().get(node)
                     + ": " + outcome.failure();
         }
         parityOwed.addAll(outcome.rebuilt());
-        String when = !startedEarly ? "" : String.format(Locale.ROOT, ", started with the launch's set-up (the"
-                + " restore waited %.3f s for it)", Math.max(0, ended - started) * 1e-9);
         log.accept("rank " + comm.rank() + ": node " + nodes.names().get(node) + " rebuilt versions "
                 + outcome.rebuilt() + " from its " + set.scheme().setName() + String.format(Locale.ROOT, " in %.3f s",
-                (ended - earlyStarted) * 1e-9) + when + "; its parity of them follows in the background");
+                seconds) + when + "; its parity of them follows in the background");
         return null;
     }
 

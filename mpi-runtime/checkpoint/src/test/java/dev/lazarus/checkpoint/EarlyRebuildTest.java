@@ -8,17 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.lazarus.daemon.l2.wire.JobSecret;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.testing.JobFiles;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,7 +72,7 @@ class EarlyRebuildTest {
             }
             return null;
         });
-        wipe(l1Root(1));
+        JobFiles.wipe(l1Root(1));
         log.clear();
 
         List<double[]> restored = ThreadComm.run(NODES, comm -> {
@@ -116,7 +114,7 @@ class EarlyRebuildTest {
             }
             return null;
         });
-        wipe(l1Root(1));
+        JobFiles.wipe(l1Root(1));
         log.clear();
         ThreadComm.run(NODES, comm -> {
             try (Checkpoints ckpt = Checkpoints.open(comm, settings(comm.rank()), log::add)) {
@@ -133,11 +131,5 @@ class EarlyRebuildTest {
         String text = String.join("\n", log);
         assertTrue(text.contains("rank 1: node node1 rebuilt versions [1] from its XOR set in"), text);
         assertFalse(text.contains("started with the launch's set-up"), text);
-    }
-
-    private static void wipe(Path root) throws IOException {
-        try (Stream<Path> walk = Files.walk(root)) {
-            walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        }
     }
 }
