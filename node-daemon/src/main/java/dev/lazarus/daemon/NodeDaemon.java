@@ -3,12 +3,13 @@ package dev.lazarus.daemon;
 import dev.lazarus.store.catalog.VersionStatus;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
  * The node daemon as a rank sees it: the one door through which a rank hands over the work that outlives a checkpoint
- * call (protecting a finished L1 version at L2, rebuilding the node's files of a version from its set) and asks what
- * the node holds. Only the node's leader rank opens it; the collective steps around it (agreeing on the node list,
+ * call (protecting a finished L1 version at L2, draining it to L3, rebuilding the node's files of a version from its
+ * set) and asks what the node holds. Only the node's leader rank opens it; the collective steps around it (agreeing on the node list,
  * telling every rank which nodes failed) stay with the ranks.
  *
  * <p>Implementations come from a {@link NodeDaemonFactory} named by {@link NodeDaemonConfig#mode()}, found by
@@ -43,6 +44,21 @@ public interface NodeDaemon extends AutoCloseable {
      * @throws IllegalStateException if {@link #joinL2} was not called
      */
     long submit(long version) throws IOException;
+
+    /**
+     * Drains a finished L1 version of the node's ranks to L3: each rank's checkpoint of {@code version}, composed from
+     * its L1 chain, is written to the job's directory under {@code l3Root} as one full checkpoint (manifest last).
+     * Blocks until done; a daemon process finishes it even if the caller dies meanwhile.
+     *
+     * @param ranks  the node's ranks whose files are drained
+     * @param l3Root the L3 (parallel file system) root; the job's directory under it is used
+     * @param direct write the data files with O_DIRECT where the file system takes it
+     * @return bytes written to L3
+     * @throws IOException              if a rank's files cannot be composed or written (the ranks done before it stay
+     *                                  on L3); from a daemon process, any failure, with the daemon's one line
+     * @throws IllegalArgumentException if a rank is outside the job (in the rank's own daemon)
+     */
+    long drainToL3(long version, List<Integer> ranks, Path l3Root, boolean direct) throws IOException;
 
     /**
      * Rebuilds this node's rank files of {@code version}, and of every older version its chain increments, from its L2

@@ -2,6 +2,7 @@ package dev.lazarus.coordinator.launch;
 
 import dev.lazarus.coordinator.state.Ipv4Cidr;
 import dev.lazarus.daemon.process.NodeDaemonMain;
+import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.mpi.launch.ApplicationCatalog;
 import dev.lazarus.mpi.launch.ExitStatusFiles;
 import dev.lazarus.mpi.launch.HaltNotice;
@@ -112,10 +113,11 @@ public final class JobLauncher {
         List<Path> classpath = InstallLayout.union(List.of(request.extraClasspath(),
                 layout.moduleClasspath(layout.applicationsModule()),
                 layout.moduleClasspath(layout.backendModule(request.backend()))));
-        checkApplication(request.application(), classpath);
+        boolean ranksBeat = checkApplication(request.application(), classpath);
         RankJvmCheck.check(javaHome.resolve("bin/java"), RANK_JVM_FLAGS, request.jvmOptions());
         String joined = classpath.stream().map(Path::toString).collect(Collectors.joining(":"));
-        return request.backend() == Backend.OPENMPI ? openMpiPlan(request, joined) : mpjPlan(request, joined);
+        return (request.backend() == Backend.OPENMPI ? openMpiPlan(request, joined) : mpjPlan(request, joined))
+                .withRanksBeat(ranksBeat);
     }
 
     /**
@@ -144,6 +146,7 @@ public final class JobLauncher {
     public LaunchOutcome launch(LaunchPlan plan, LaunchDirective directive, HangWatch hangs, HaltCheck halts,
                                 LaunchWatcher watcher) throws IOException, InterruptedException {
         long started = System.nanoTime();
+        long launchedMillis = System.currentTimeMillis(); // a rank without a heartbeat is judged from here
         int ranks = plan.request().ranks();
         Path statusDir = statusDirectory(plan.request().statusRoot());
         try {
@@ -176,7 +179,8 @@ public final class JobLauncher {
                 while (!process.waitFor(WATCH_PERIOD.toMillis(), TimeUnit.MILLISECONDS)) {
                     List<Optional<HeartbeatSnapshot>> beats = HeartbeatFile.readAll(statusDir, ranks);
                     watcher.watched(beats);
-                    hang = hangs.hung(beats, System.currentTimeMillis()).orElse(null);
+                    hang = hangs.hung(beats, System.currentTimeMillis(), plan.ranksBeat() ? launchedMillis : 0)
+                            .orElse(null);
                     if (halt != HaltCheck.Halt.NOW) {
                         halt = halts.due();
                         if (halt == HaltCheck.Halt.AFTER_CHECKPOINT) {
@@ -502,10 +506,15 @@ public final class JobLauncher {
         return String.join(":", alternatives);
     }
 
-    private void checkApplication(String application, List<Path> classpath) {
+    /**
+     * @return whether the application runs through EasyCrash's {@code RecomputingRun}, whose ranks write heartbeats
+     * @throws IllegalArgumentException if the ranks' class path has no such application
+     */
+    private boolean checkApplication(String application, List<Path> classpath) {
         URL[] urls = classpath.stream().map(JobLauncher::url).toArray(URL[]::new);
         try (URLClassLoader loader = new URLClassLoader(urls, RankMain.class.getClassLoader())) {
-            new ApplicationCatalog(loader).resolve(application);
+            // The loader asks its parent first, so the interface is this JVM's own.
+            return new ApplicationCatalog(loader).resolve(application) instanceof RecomputableApplication;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -337,6 +337,7 @@ class NodeLossIT {
             }
             assertTrue(out.contains("in its node daemon"), out);
         }
+        assertEquals(daemon.equals("process"), out.contains("rank 0: L3 drains run in the node daemons"), out);
         assertTrue(out.contains("node " + PREFIX + "2 rebuilt versions"), out);
         // Run again by hand, with no version named: the rebuild waits for the restore.
         assertFalse(out.contains("started with the launch's set-up"), out);

@@ -3,6 +3,7 @@ package dev.lazarus.coordinator.launch;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import dev.lazarus.coordinator.it.HookProbeApp;
 import dev.lazarus.mpi.launch.ProcFiles;
 
 import java.io.ByteArrayOutputStream;
@@ -107,6 +108,9 @@ class JobLauncherTest {
         assertTrue(classpath.contains("lazarus-npb-java-"), classpath);
         assertFalse(classpath.contains("lazarus-mpi-mpj-"), classpath);
         assertEquals(1, classpath.split("lazarus-mpi-runtime-").length - 1, "core jar once: " + classpath);
+        assertTrue(plan.ranksBeat(), "an EasyCrash application's ranks write heartbeats");
+        assertFalse(launcher(environment()).plan(request(3, Backend.OPENMPI, null, List.of(),
+                HookProbeApp.class.getName())).ranksBeat(), "a plain MPI application's do not");
     }
 
     @Test

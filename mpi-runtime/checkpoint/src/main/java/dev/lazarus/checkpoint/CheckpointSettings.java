@@ -52,8 +52,9 @@ import java.util.Properties;
  *   <tr><td>lazarus.ckpt.l2.bind</td><td>LAZARUS_CKPT_L2_BIND</td><td>LAZARUS_HOST_ADDR, else the address the
  *       node's name resolves to: the interface the node's L2 service listens on</td></tr>
  *   <tr><td>lazarus.ckpt.daemon</td><td>LAZARUS_CKPT_DAEMON</td><td>embedded: the node's L2 service, encoding and
- *       rebuilds run in its leader rank; process: in the node daemon process {@code lazarus run --node-daemon
- *       process} starts on every node</td></tr>
+ *       rebuilds run in its leader rank, and each rank drains its own files to L3; process: all of it, L3 draining
+ *       of the node's ranks included, in the node daemon process {@code lazarus run --node-daemon process} starts
+ *       on every node</td></tr>
  *   <tr><td>lazarus.ckpt.node</td><td>LAZARUS_CKPT_NODE</td><td>LAZARUS_HOST, else the host name: ranks with
  *       the same node name share a RAM disk</td></tr>
  * </table>

@@ -78,6 +78,13 @@ public final class Checkpoints implements AutoCloseable {
     private final AgentRunner drainRunner;
     private final ReceiveHook hook;
     private final L2Node l2;
+    /** L3 drains by the node daemons, when they are processes; else each rank drains its own files. */
+    private final DaemonL3Drain l3Drain;
+    /**
+     * The oldest and newest version the leaders' drains had in flight at the last checkpoint, with node daemons
+     * draining L3 (empty: none): kept on L1 by every rank, whose files a daemon may be reading.
+     */
+    private List<Long> daemonDraining = List.of();
     private final PfsRetention pfsRetention;
     private final Deque<Long> complete = new ArrayDeque<>();
     private final Consumer<String> log;
@@ -107,7 +114,6 @@ public final class Checkpoints implements AutoCloseable {
         this.log = log;
         this.l1 = new CheckpointDirectory(settings.l1Directory(), settings.jobId());
         this.l3 = settings.pfsDirectory().map(root -> new CheckpointDirectory(root, settings.jobId())).orElse(null);
-        this.pfsRetention = new PfsRetention(l3, comm.rank(), settings.pfsKeep(), log);
         this.scanner = WrittenPageScanners.open();
         // Rank 0 says what increments are built on; any rank without the pre-filter says why it hashes every page.
         if (comm.rank() == 0 || !scanner.precise()) {
@@ -120,11 +126,20 @@ public final class Checkpoints implements AutoCloseable {
         if (comm.rank() == 0 && nodes.nodes() > 1) {
             log.accept("rank 0: " + l2.describe());
         }
+        this.l3Drain = DaemonL3Drain.open(comm, settings, nodes, l3 != null, log);
+        if (comm.rank() == 0 && l3Drain.byNodeDaemon()) {
+            log.accept("rank 0: L3 drains run in the node daemons, each for its node's ranks, at background priority");
+        }
+        // A rank whose node daemon drains its files to L3 learns of each drain from the leader, through the agreement.
+        this.pfsRetention = new PfsRetention(l3, comm.rank(), settings.pfsKeep(), log,
+                l3Drain.byNodeDaemon() && !nodes.isLeader(comm.rank()));
         List<DrainTarget> targets = new ArrayList<>();
         if (l2.encodes()) {
             targets.add(new L2Target(l2, settings.l2Every()));
         }
-        if (l3 != null) {
+        if (l3 != null && l3Drain.byNodeDaemon()) {
+            l3Drain.target(settings.pfsEvery(), l3.root(), settings.pfsDirect()).ifPresent(targets::add);
+        } else if (l3 != null) {
             targets.add(new LevelCopyTarget(Level.L3.name(), l1, l3, comm.rank(), settings.pfsEvery(),
                     settings.pfsDirect()));
         }
@@ -192,10 +207,13 @@ public final class Checkpoints implements AutoCloseable {
                 incidents.full(LevelIncidents.L1, version);
             }
         }
-        // One allreduce: did every rank write this version, and which L3 version may every rank have drained.
-        long[] agreed = {error == null ? 1L : 0L, pfsRetention.newestDrained()};
+        // One allreduce: did every rank write this version, which L3 version may every rank have drained, and the
+        // oldest and newest (negated, under MIN) version a node daemon may still be draining for a leader.
+        long[] draining = leaderDraining();
+        long[] agreed = {error == null ? 1L : 0L, pfsRetention.newestDrained(), draining[0], -draining[1]};
         comm.allreduce(agreed, 0, agreed, 0, agreed.length, ReduceOp.MIN);
         boolean everyRank = agreed[0] == 1L;
+        daemonDraining = agreed[2] == Long.MAX_VALUE ? List.of() : List.of(agreed[2], -agreed[3]);
         long waited = 0;
         if (everyRank) {
             complete.addLast(version);
@@ -486,6 +504,17 @@ public final class Checkpoints implements AutoCloseable {
         return newest;
     }
 
+    /**
+     * @return the oldest and newest version this rank's drain may still be handing to its node daemon, on a leader
+     *         whose daemon drains its node's ranks to L3; else {@link Long#MAX_VALUE} and -1 (which negate safely)
+     */
+    private long[] leaderDraining() {
+        List<Long> versions = l3Drain.byNodeDaemon() ? drain.inFlight() : List.of();
+        return versions.isEmpty() ? new long[] {Long.MAX_VALUE, -1}
+                : new long[] {versions.stream().mapToLong(Long::longValue).min().orElseThrow(),
+                        versions.stream().mapToLong(Long::longValue).max().orElseThrow()};
+    }
+
     private void prune() {
         try {
             // The version draining (with its chain) stays on L1 until copied, even once newer ones are kept; so does
@@ -493,6 +522,7 @@ public final class Checkpoints implements AutoCloseable {
             // written in the background), a lost node can still be rebuilt from L2.
             List<Long> keep = new ArrayList<>(complete);
             keep.addAll(drain.inFlight());
+            keep.addAll(daemonDraining); // the node daemon may be reading this rank's files for its leader
             keep.addAll(preservedL1);
             if (l2Protected >= 0) {
                 keep.add(l2Protected);
@@ -658,11 +688,7 @@ public final class Checkpoints implements AutoCloseable {
      * unverified. The next {@link #restart()} goes to the newest verified version. Collective.
      */
     public void discardUnverified() throws IOException {
-        try {
-            drain.awaitIdle();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitEveryDrain();
         for (CheckpointDirectory level : levels()) {
             for (long version : level.versions()) {
                 if (Files.exists(level.manifestFile(version, comm.rank())) && isUnverified(level, version)) {
@@ -676,20 +702,34 @@ public final class Checkpoints implements AutoCloseable {
         comm.barrier();
     }
 
+    /**
+     * Waits until this rank's drain and every other rank's have finished; collective. A node daemon may be writing
+     * this rank's L3 files on its leader's behalf until the leader's drain ends.
+     */
+    private void awaitEveryDrain() {
+        awaitOwnDrain();
+        comm.idleBarrier();
+    }
+
+    /** Waits until this rank's queued drain has finished; an interrupt ends the wait and is kept. */
+    private void awaitOwnDrain() {
+        try {
+            drain.awaitIdle();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     private List<CheckpointDirectory> levels() {
         return l3 == null ? List.of(l1) : List.of(l1, l3);
     }
 
     /**
      * Deletes this rank's files of every version on every level, after a finished run: the next run of the job
-     * starts fresh, as it does after EasyCrash releases the heap. Waits for the drain first.
+     * starts fresh, as it does after EasyCrash releases the heap. Waits for every rank's drain first; collective.
      */
     public void release() throws IOException {
-        try {
-            drain.awaitIdle();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitEveryDrain();
         for (CheckpointDirectory level : levels()) {
             Retention.prune(level, comm.rank(), List.of());
         }
@@ -700,12 +740,9 @@ public final class Checkpoints implements AutoCloseable {
     /** Finishes the queued drain, then stops the drain thread and the page tracking. */
     @Override
     public void close() {
-        try {
-            drain.awaitIdle();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        awaitOwnDrain();
         drainRunner.close();
+        l3Drain.close();
         l2.close();
         comm.removeReceiveHook(hook);
         checkpointer.close();

@@ -75,10 +75,7 @@ final class L2Node implements AutoCloseable {
         NodeDaemon daemon = null;
         if (leader) {
             try {
-                daemon = NodeDaemons.open(new NodeDaemonConfig(settings.daemonMode(), settings.jobId(),
-                        settings.daemonSocket(), comm.size(), settings.l1Directory(), settings.l2Secret().orElseThrow(),
-                        settings.l2SetSize(), settings.l2Scheme(),
-                        settings.l2Bind().orElseGet(() -> addressOf(settings.node())), log));
+                daemon = NodeDaemons.open(daemonConfig(comm, settings, log));
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
                 log.accept("rank " + comm.rank() + ": node " + settings.node() + " cannot start its L2 service: "
                         + e.getMessage());
@@ -110,6 +107,17 @@ final class L2Node implements AutoCloseable {
                 + set.setId() + " (" + set.size() + " nodes), every " + settings.l2Every() + " version(s)"
                 + (inDaemon ? ", in its node daemon" : "");
         return new L2Node(comm, nodes, log, daemon, set, true, state);
+    }
+
+    /**
+     * @return how this node's leader opens its daemon: the same for L2 and for L3 draining, so that a daemon process
+     *         serves both with one service
+     * @throws java.util.NoSuchElementException if the settings have no job secret
+     */
+    static NodeDaemonConfig daemonConfig(Comm comm, CheckpointSettings settings, Consumer<String> log) {
+        return new NodeDaemonConfig(settings.daemonMode(), settings.jobId(), settings.daemonSocket(), comm.size(),
+                settings.l1Directory(), settings.l2Secret().orElseThrow(), settings.l2SetSize(), settings.l2Scheme(),
+                settings.l2Bind().orElseGet(() -> addressOf(settings.node())), log);
     }
 
     private static String addressOf(String node) {

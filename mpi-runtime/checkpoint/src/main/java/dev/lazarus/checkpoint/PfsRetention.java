@@ -32,6 +32,7 @@ final class PfsRetention {
     private final int rank;
     private final int keep;
     private final Consumer<String> log;
+    private final boolean drainedByLeader;
     /** Written by the drain thread, read by the rank's thread. */
     private final NavigableSet<Long> drained = new ConcurrentSkipListSet<>();
     /** Versions known complete on L3, at most {@code keep} of the newest; the rank's thread only. */
@@ -41,14 +42,17 @@ final class PfsRetention {
     private Set<Long> preserved = Set.of();
 
     /**
-     * @param l3   the job's L3 directory, or null when L3 is off
-     * @param keep complete versions to keep on L3; 0 keeps all
+     * @param l3                the job's L3 directory, or null when L3 is off
+     * @param keep              complete versions to keep on L3; 0 keeps all
+     * @param drainedByLeader   whether this rank's node leader has the node daemon drain this rank's files: the
+     *                          leader's drained versions stand for it, so this rank never holds back the agreement
      */
-    PfsRetention(CheckpointDirectory l3, int rank, int keep, Consumer<String> log) {
+    PfsRetention(CheckpointDirectory l3, int rank, int keep, Consumer<String> log, boolean drainedByLeader) {
         this.l3 = l3;
         this.rank = rank;
         this.keep = keep;
         this.log = log;
+        this.drainedByLeader = drainedByLeader;
     }
 
     /** On the drain thread: this rank's part of {@code version} reached L3. */
@@ -61,6 +65,9 @@ final class PfsRetention {
 
     /** @return the newest version whose part this rank drained to L3, or -1; the ranks agree on its minimum */
     long newestDrained() {
+        if (drainedByLeader) {
+            return Long.MAX_VALUE; // the minimum is the node leaders'
+        }
         return drained.isEmpty() ? NONE : drained.last();
     }
 
@@ -74,7 +81,8 @@ final class PfsRetention {
             return; // the same decision on every rank: candidate and lastCandidate come from collectives
         }
         lastCandidate = candidate;
-        boolean everyRank = comm.allreduce(drained.contains(candidate) ? 1L : 0L, ReduceOp.MIN) == 1L;
+        boolean mine = drainedByLeader || drained.contains(candidate);
+        boolean everyRank = comm.allreduce(mine ? 1L : 0L, ReduceOp.MIN) == 1L;
         if (!everyRank || keep == 0) {
             return; // a rank's part failed: a later version will complete
         }

@@ -5,12 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.lazarus.daemon.NodeDaemonConfig;
+import dev.lazarus.daemon.process.NodeDaemonMain;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
+import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.level.CheckpointDirectory;
+import dev.lazarus.store.settings.Settings;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,15 +28,17 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * L3 retention on three thread ranks: every 2nd version drains to L3, which keeps 2 complete versions. Before the
  * first launch, L3 holds leftovers of a launch that broke off: a lone part of version 3 and of version 9. Each launch
  * checkpoints up to a version whose predecessor has fully drained, so the end state is known; then L1 is wiped and
- * the next launch must restore from L3.
+ * the next launch must restore from L3. With the node's daemon process draining for the ranks too.
  */
 class PfsRetentionTest {
     private static final String JOB = "pfs-keep";
@@ -38,8 +49,15 @@ class PfsRetentionTest {
     Path dir;
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
 
+    /** The node daemon mode the launches use: embedded (each rank drains its own files) or a daemon process. */
+    private String mode = NodeDaemonConfig.EMBEDDED;
+
     private CheckpointSettings settings() {
         Properties p = new Properties();
+        p.setProperty(Settings.CKPT_DAEMON.property(), mode);
+        p.setProperty(Settings.RUN_DIR.property(), dir.resolve("run").toString());
+        p.setProperty(CheckpointSettings.L2_SECRET, dir.resolve("secret").toString());
+        p.setProperty(CheckpointSettings.L2_BIND, "127.0.0.1");
         p.setProperty(CheckpointSettings.JOB_ID, JOB);
         p.setProperty(CheckpointSettings.NODE, "node0");
         p.setProperty(CheckpointSettings.L1_DIR, dir.resolve("l1").toString());
@@ -84,8 +102,45 @@ class PfsRetentionTest {
         });
     }
 
-    @Test
-    void l3KeepsTheNewestTwoCompleteVersionsAndRestartStillWorks() throws Exception {
+    /**
+     * Both ways L3 is drained: by each rank's drain thread, and by the node's daemon process for all the node's ranks
+     * (handed over by the leader, rank 0), where the other ranks learn of each drain through the agreement only.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {NodeDaemonConfig.EMBEDDED, NodeDaemonConfig.PROCESS})
+    void l3KeepsTheNewestTwoCompleteVersionsAndRestartStillWorks(String mode) throws Exception {
+        this.mode = mode;
+        try (FileChannel secret = SecureFiles.openForWrite(dir.resolve("secret"))) {
+            secret.write(ByteBuffer.wrap(new byte[32]).put(0, (byte) 7));
+        }
+        Process daemon = mode.equals(NodeDaemonConfig.PROCESS) ? startDaemon() : null;
+        try {
+            keepsTheNewestTwo();
+        } finally {
+            if (daemon != null) {
+                daemon.getOutputStream().close(); // its standard input's end: the daemon stops
+                assertTrue(daemon.waitFor(60, TimeUnit.SECONDS), "the node daemon did not stop");
+            }
+        }
+        boolean inDaemon = log.contains("rank 0: L3 drains run in the node daemons, each for its node's ranks, at"
+                + " background priority");
+        assertEquals(mode.equals(NodeDaemonConfig.PROCESS), inDaemon, log::toString);
+    }
+
+    /** Starts node0's daemon process of the job, as lazarus run would, and waits until it listens. */
+    private Process startDaemon() throws IOException {
+        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), "-D" + CheckpointSettings.NODE + "=node0",
+                "-D" + Settings.RUN_DIR.property() + "=" + dir.resolve("run"), NodeDaemonMain.class.getName(), "--job",
+                JOB, "--secret", dir.resolve("secret").toString()).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
+                .readLine();
+        assertTrue(line != null && line.contains(NodeDaemonMain.READY), String.valueOf(line));
+        return process;
+    }
+
+    private void keepsTheNewestTwo() throws Exception {
         CheckpointDirectory pfs = new CheckpointDirectory(dir.resolve("pfs"), JOB);
         for (long leftover : new long[] {3, 9}) {
             pfs.createVersion(leftover);

@@ -13,6 +13,7 @@ import dev.lazarus.daemon.l2.L2Server;
 import dev.lazarus.daemon.l2.XorSetMembership;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
+import dev.lazarus.store.drain.ChainComposer;
 import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.format.RankManifest;
@@ -36,8 +37,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The node daemon on threads of the node's leader rank: the L2 service (serving this node's L1 files to its set) on a
- * thread of its own from {@link #start}, encoding and rebuilding on the caller's thread. Everything it reads and
- * writes is in the node's L1 directory of the job.
+ * thread of its own from {@link #start}, encoding, draining to L3 and rebuilding on the caller's thread. Everything it
+ * reads and writes is in the node's L1 directory of the job, and the job's directory on L3.
  */
 public final class EmbeddedNodeDaemon implements NodeDaemon {
     /** How long the service must go unused before it stops. */
@@ -121,6 +122,23 @@ public final class EmbeddedNodeDaemon implements NodeDaemon {
 
     private static long encoded(EncodeResult result) {
         return result.protectedAtL2() ? result.parityBytes() : 0;
+    }
+
+    @Override
+    public long drainToL3(long version, List<Integer> ranks, Path l3Root, boolean direct) throws IOException {
+        CheckpointDirectory l3 = new CheckpointDirectory(l3Root, config.job());
+        long bytes = 0;
+        for (int rank : ranks) {
+            if (rank < 0 || rank >= config.worldSize()) {
+                throw new IllegalArgumentException("rank=" + rank + " outside the job's 0.." + (config.worldSize() - 1));
+            }
+            try {
+                bytes += ChainComposer.composeFull(l1, l3, version, rank, direct);
+            } catch (IOException e) {
+                throw new IOException("rank " + rank + ": " + e.getMessage(), e);
+            }
+        }
+        return bytes;
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
  *   JOIN    count int, count endpoints, self int                      -> scheme byte, setId, member, size ints
  *   SUBMIT  version long                                                -> parity bytes long
  *   REBUILD version long      -> count int, count versions rebuilt, failed version long, has failure byte, [failure]
+ *   DRAIN_L3 version long, l3Root, direct byte, count int, count ranks ints   -> bytes written long
  *   PRUNE / FORGET version long, RELEASE                                -> nothing
  * </pre>
  */
@@ -29,6 +30,7 @@ public final class DaemonWire {
     public static final int PRUNE = 5;
     public static final int FORGET = 6;
     public static final int RELEASE = 7;
+    public static final int DRAIN_L3 = 8;
     public static final byte OK = 0;
     public static final byte ERROR = 1;
     public static final int MAX_STRING_BYTES = 4096;

@@ -5,6 +5,7 @@ import dev.lazarus.daemon.NodeDaemonConfig;
 import dev.lazarus.daemon.RebuildOutcome;
 import dev.lazarus.daemon.embedded.EmbeddedNodeDaemon;
 import dev.lazarus.daemon.l2.wire.ProtocolException;
+import dev.lazarus.store.agent.BackgroundPriority;
 import dev.lazarus.store.level.l2.L2Scheme;
 
 import java.io.DataInputStream;
@@ -14,19 +15,27 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
 /**
- * The daemon process's side of its ranks' requests: one {@link EmbeddedNodeDaemon} (the node's L2 service, encoding
- * and rebuilds) per job, started by the first rank that opens it and kept across the job's launches, so the service
- * outlives the ranks of one launch. Requests run one at a time, whatever the connection: an encode a rank asked for is
- * finished even when that rank dies meanwhile, before the next launch's leader is answered.
+ * The daemon process's side of its ranks' requests: one {@link EmbeddedNodeDaemon} (the node's L2 service, encoding,
+ * L3 draining and rebuilds) per job, started by the first rank that opens it and kept across the job's launches, so
+ * the service outlives the ranks of one launch. Requests run one at a time, whatever the connection: an encode or a
+ * drain a rank asked for is finished even when that rank dies meanwhile, before the next launch's leader is answered.
+ * Encodes and drains run on a thread at background priority (niceness 19, idle I/O class).
  */
 final class NodeDaemonService implements AutoCloseable {
     private final String job;
     private final Path socket;
     private final Path secretFile;
     private final Consumer<String> log;
+    /** L2 encodes and L3 drains, which yield the node's cores and disk to its ranks; a rebuild, awaited, does not. */
+    private final ExecutorService background = Executors.newSingleThreadExecutor(this::backgroundThread);
     private EmbeddedNodeDaemon daemon;
     private NodeDaemonConfig config;
 
@@ -78,6 +87,17 @@ final class NodeDaemonService implements AutoCloseable {
                 yield join(endpoints, in.readInt());
             }
             case DaemonWire.SUBMIT -> submit(in.readLong());
+            case DaemonWire.DRAIN_L3 -> {
+                long version = in.readLong();
+                String l3Root = DaemonWire.readString(in);
+                boolean direct = in.readByte() != 0;
+                int count = DaemonWire.count(in, DaemonWire.MAX_COUNT, "rank count");
+                List<Integer> ranks = new ArrayList<>(count);
+                for (int i = 0; i < count; i++) {
+                    ranks.add(in.readInt());
+                }
+                yield drainToL3(version, ranks, l3Root, direct);
+            }
             case DaemonWire.REBUILD -> rebuild(in.readLong());
             case DaemonWire.PRUNE -> call(in.readLong(), (d, v) -> d.pruneOlderThan(v));
             case DaemonWire.FORGET -> call(in.readLong(), (d, v) -> d.forgetNewerThan(v));
@@ -112,7 +132,55 @@ final class NodeDaemonService implements AutoCloseable {
     }
 
     private synchronized Long submit(long version) throws IOException {
-        return opened().submit(version);
+        EmbeddedNodeDaemon opened = opened();
+        return inBackground(() -> opened.submit(version));
+    }
+
+    private synchronized Long drainToL3(long version, List<Integer> ranks, String l3Root, boolean direct)
+            throws IOException {
+        Path root = Path.of(l3Root);
+        if (!root.isAbsolute() || !root.normalize().equals(root)) {
+            throw new IllegalArgumentException("L3 root " + l3Root + " is not an absolute, normalized path");
+        }
+        EmbeddedNodeDaemon opened = opened();
+        return inBackground(() -> opened.drainToL3(version, ranks, root, direct));
+    }
+
+    /**
+     * Runs {@code work} on the background thread and waits for it, whatever happens to the connection that asked:
+     * the caller holds the service's lock throughout, so the next request (the next launch's, say) is answered only
+     * after it.
+     */
+    private <T> T inBackground(Callable<T> work) throws IOException {
+        Future<T> result = background.submit(work);
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return result.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the work goes on, and so does the wait: nothing else may run meanwhile
+                }
+            }
+        } catch (ExecutionException e) {
+            switch (e.getCause()) {
+                case IOException io -> throw io;
+                case RuntimeException runtime -> throw runtime;
+                default -> throw new IOException(e.getCause());
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The one thread that encodes and drains, at background priority (said once, when it starts). */
+    private Thread backgroundThread(Runnable worker) {
+        return Thread.ofPlatform().daemon().name("background-work").unstarted(() -> {
+            log.accept("encodes and drains at background priority: " + BackgroundPriority.lowerCurrentThread());
+            worker.run();
+        });
     }
 
     private synchronized RebuildOutcome rebuild(long version) {
@@ -164,6 +232,7 @@ final class NodeDaemonService implements AutoCloseable {
     /** Stops the L2 service, once no other node has used it for a moment. */
     @Override
     public synchronized void close() {
+        background.shutdown();
         if (daemon != null) {
             daemon.close();
             daemon = null;

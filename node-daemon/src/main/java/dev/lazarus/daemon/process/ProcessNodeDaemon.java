@@ -25,6 +25,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.TreeSet;
 
@@ -122,6 +123,21 @@ final class ProcessNodeDaemon implements NodeDaemon {
     public synchronized long submit(long version) throws IOException {
         out.writeInt(DaemonWire.SUBMIT);
         out.writeLong(version);
+        answered();
+        return in.readLong();
+    }
+
+    @Override
+    public synchronized long drainToL3(long version, List<Integer> ranks, Path l3Root, boolean direct)
+            throws IOException {
+        out.writeInt(DaemonWire.DRAIN_L3);
+        out.writeLong(version);
+        DaemonWire.writeString(out, l3Root.toAbsolutePath().toString());
+        out.writeByte(direct ? 1 : 0);
+        out.writeInt(ranks.size());
+        for (int rank : ranks) {
+            out.writeInt(rank);
+        }
         answered();
         return in.readLong();
     }

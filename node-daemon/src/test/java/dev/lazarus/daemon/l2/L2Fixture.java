@@ -75,16 +75,38 @@ final class L2Fixture implements AutoCloseable {
 
     static void writeRank(CheckpointDirectory l1, long version, int rank, int world, long bytes, long seed)
             throws IOException {
+        writeVersions(l1, rank, world, bytes, seed, version);
+    }
+
+    /**
+     * Writes a chain for one rank: a full checkpoint of {@code base}, then an increment {@code increment} that
+     * changes one page in every eight of its larger variable.
+     */
+    static void writeChain(CheckpointDirectory l1, long base, long increment, int rank, int world) throws IOException {
+        writeVersions(l1, rank, world, 8L * (300_000 + 5_000L * rank), rank, base, increment);
+    }
+
+    /**
+     * Checkpoints two variables of one rank as {@code versions}, the first full and each later one an increment
+     * after one page in every eight of the larger variable changed.
+     */
+    private static void writeVersions(CheckpointDirectory l1, int rank, int world, long bytes, long seed,
+                                      long... versions) throws IOException {
         try (Arena arena = Arena.ofConfined();
-             IncrementalCheckpointer checkpointer = new IncrementalCheckpointer(l1, rank, world, 4096, 1,
-                     new AllPagesScanner("test: every checkpoint full"))) {
+             IncrementalCheckpointer checkpointer = new IncrementalCheckpointer(l1, rank, world, 4096, 100,
+                     new AllPagesScanner("test: every page hashed"))) {
             MemorySegment x = arena.allocate(bytes, 8);
             MemorySegment small = arena.allocate(8 * 1000 + 8L * rank, 8);
             fill(x, seed);
             fill(small, seed + 1000);
             checkpointer.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
             checkpointer.protect(ProtectedRegion.of("small", ElementType.LONG, small));
-            checkpointer.checkpoint(version);
+            for (int i = 0; i < versions.length; i++) {
+                for (long page = 0; i > 0 && page < x.byteSize() / 4096; page += 8) {
+                    x.set(ValueLayout.JAVA_LONG, page * 4096, page + rank + i);
+                }
+                checkpointer.checkpoint(versions[i]);
+            }
         }
     }
 

@@ -18,6 +18,9 @@ import dev.lazarus.daemon.l2.wire.Link;
 import dev.lazarus.daemon.process.DaemonWire;
 import dev.lazarus.daemon.process.NodeDaemonMain;
 import dev.lazarus.store.catalog.VersionStatus;
+import dev.lazarus.store.drain.ChainComposer;
+import dev.lazarus.store.format.ManifestFiles;
+import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.store.level.l2.L2Scheme;
 import dev.lazarus.store.level.l2.ParityFiles;
 
@@ -52,7 +55,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The node daemon as the ranks use it, through {@link NodeDaemons#open} and the {@link NodeDaemon} API only, in both
  * modes: embedded in the rank, and a daemon process per node reached through its Unix socket. Three daemons on
  * 127.0.0.1-3 join one XOR set, protect a version, report it in their holdings, and one rebuilds a lost node's files
- * byte for byte.
+ * byte for byte; a daemon drains its node's ranks to L3, and finishes a drain whose rank died.
  */
 class NodeDaemonModesTest {
     private static final int NODES = 3;
@@ -188,6 +191,89 @@ class NodeDaemonModesTest {
         while (!Files.exists(parity)) {
             assertTrue(System.nanoTime() < deadline, "the daemon did not finish the encode: " + cluster.log);
             Thread.sleep(20);
+        }
+    }
+
+    /**
+     * A node's daemon drains its ranks' files of a version to L3 as the ranks' own drain threads would: each rank's
+     * chain composed into one full checkpoint, byte for byte what {@link ChainComposer} writes in the rank.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {NodeDaemonConfig.EMBEDDED, NodeDaemonConfig.PROCESS})
+    void aDaemonDrainsItsNodesRanksToL3AsTheRanksWould(String mode) throws Exception {
+        startAndJoin(mode);
+        long increment = VERSION + 2;
+        for (int rank = 0; rank < L2Fixture.RANKS_PER_NODE; rank++) {
+            L2Fixture.writeChain(cluster.l1(0), VERSION + 1, increment, rank, NODES * L2Fixture.RANKS_PER_NODE);
+            assertFalse(ManifestFiles.read(cluster.l1(0).manifestFile(increment, rank)).full(), "an increment");
+        }
+        Path l3Root = cluster.base.resolve("pfs");
+        Path reference = cluster.base.resolve("reference");
+        long bytes = daemons.get(0).drainToL3(increment, List.of(0, 1), l3Root, false);
+        CheckpointDirectory l3 = new CheckpointDirectory(l3Root, L2Fixture.JOB);
+        CheckpointDirectory expected = new CheckpointDirectory(reference, L2Fixture.JOB);
+        long expectedBytes = 0;
+        for (int rank = 0; rank < L2Fixture.RANKS_PER_NODE; rank++) {
+            expectedBytes += ChainComposer.composeFull(cluster.l1(0), expected, increment, rank);
+            assertTrue(ManifestFiles.read(l3.manifestFile(increment, rank)).full(), "rank " + rank + " is full");
+            assertArrayEquals(Files.readAllBytes(expected.dataFile(increment, rank)),
+                    Files.readAllBytes(l3.dataFile(increment, rank)), "rank " + rank);
+            assertArrayEquals(Files.readAllBytes(expected.manifestFile(increment, rank)),
+                    Files.readAllBytes(l3.manifestFile(increment, rank)), "rank " + rank);
+        }
+        assertEquals(expectedBytes, bytes);
+        assertFalse(Files.exists(l3.manifestFile(increment, 2)), "only the ranks named");
+
+        // In the rank an IllegalArgumentException; from a daemon process its one line as an IOException.
+        Class<? extends Exception> expectedType = mode.equals(NodeDaemonConfig.PROCESS) ? IOException.class
+                : IllegalArgumentException.class;
+        Exception outside = assertThrows(expectedType, () -> daemons.get(0).drainToL3(increment, List.of(0, 6),
+                l3Root, false));
+        assertTrue(outside.getMessage().contains("rank=6 outside the job's 0..5"), outside.getMessage());
+        IOException missing = assertThrows(IOException.class,
+                () -> daemons.get(1).drainToL3(increment, List.of(2), l3Root, false));
+        assertTrue(missing.getMessage().startsWith("rank 2: "), missing.getMessage());
+    }
+
+    /** A bad L3 root from a rank gets the daemon's one line, and the connection goes on. */
+    @Test
+    void aDaemonProcessRefusesARelativeL3Root() throws Exception {
+        startAndJoin(NodeDaemonConfig.PROCESS);
+        IOException relative = assertThrows(IOException.class,
+                () -> daemons.get(0).drainToL3(VERSION, List.of(0), Path.of("pfs/../x"), false));
+        assertTrue(relative.getMessage().endsWith("is not an absolute, normalized path"), relative.getMessage());
+        assertTrue(daemons.get(0).drainToL3(VERSION, List.of(0, 1), cluster.base.resolve("pfs"), false) > 0);
+    }
+
+    /**
+     * A drain under way when its rank dies is finished by the daemon, and the next launch's leader is answered only
+     * after it: it finds the version on L3 as soon as it has opened the daemon.
+     */
+    @Test
+    void aDrainARankAskedForIsFinishedBeforeTheNextLaunchIsAnswered() throws Exception {
+        startAndJoin(NodeDaemonConfig.PROCESS);
+        long big = VERSION + 10;
+        int world = NODES * L2Fixture.RANKS_PER_NODE;
+        for (int rank = 0; rank < L2Fixture.RANKS_PER_NODE; rank++) {
+            L2Fixture.writeRank(cluster.l1(0), big, rank, world, 96L << 20, rank);
+        }
+        Path l3Root = cluster.base.resolve("pfs");
+        CheckpointDirectory l3 = new CheckpointDirectory(l3Root, L2Fixture.JOB);
+        try (SocketChannel channel = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+            channel.connect(UnixDomainSocketAddress.of(config(NodeDaemonConfig.PROCESS, 0).daemonSocket()));
+            Handshake.asClient(new Link(channel, "test"), JobSecret.load(cluster.secret),
+                    L2Fixture.JOB.getBytes(StandardCharsets.US_ASCII));
+            byte[] root = l3Root.toString().getBytes(StandardCharsets.UTF_8);
+            channel.write(ByteBuffer.allocate(4 + 8 + 4 + root.length + 1 + 4 + 8).putInt(DaemonWire.DRAIN_L3)
+                    .putLong(big).putInt(root.length).put(root).put((byte) 0).putInt(2).putInt(0).putInt(1).flip());
+        } // the "rank" is gone before any answer
+        assertFalse(Files.exists(l3.manifestFile(big, 1)), "the drain was under way when its rank went");
+        NodeDaemon next = NodeDaemons.open(config(NodeDaemonConfig.PROCESS, 0));
+        daemons.add(next);
+        for (int rank = 0; rank < L2Fixture.RANKS_PER_NODE; rank++) {
+            assertTrue(Files.exists(l3.manifestFile(big, rank)), "rank " + rank + "'s part is on L3: " + cluster.log);
+            assertEquals(ManifestFiles.read(l3.manifestFile(big, rank)).dataLength(),
+                    Files.size(l3.dataFile(big, rank)));
         }
     }
 

@@ -16,7 +16,9 @@ import java.util.Optional;
  * or {@code --hang-timeout} when that is longer, is hung. A timeout chosen for iterations is no measure of set-up: a
  * cold JVM, an L2 rebuild or a restore of a large state take far longer than an iteration. The same holds after the
  * main loop (the verification, the wait for the last checkpoint's drain, the release of the levels).
- * A rank that hangs before it opens its heartbeat (JVM start, {@code MPI_Init}) leaves nothing to judge.
+ * A rank that hangs before it opens its heartbeat (JVM start, {@code MPI_Init}) is judged from the launch's start
+ * with the set-up timeout, by a watch that sees every rank of the launch ({@link #hung(List, long, long)}); a node
+ * daemon's watch, which sees its own node's ranks only, cannot tell a rank elsewhere from one that has not begun.
  *
  * @param explicit the timeout the user gave, or null for the derived one
  * @param patience how many timeouts make a hang for this watch: 1, or 2 for the coordinator's watch behind node
@@ -91,28 +93,52 @@ public record HangWatch(Duration explicit, int patience) {
 
     /** As {@link #hung}, with the rank's number. */
     public Optional<Hang> hang(List<Optional<HeartbeatSnapshot>> heartbeats, long nowMillis) {
+        return hang(heartbeats, nowMillis, 0);
+    }
+
+    /**
+     * As {@link #hung}, for a watch that sees every rank of the launch: a rank without a sign of life yet is judged
+     * from the launch's start, with the set-up timeout.
+     *
+     * @param launchedMillis when the launch started, epoch milliseconds; 0: unknown (ranks without a heartbeat are
+     *                       not judged)
+     */
+    public Optional<String> hung(List<Optional<HeartbeatSnapshot>> heartbeats, long nowMillis, long launchedMillis) {
+        return hang(heartbeats, nowMillis, launchedMillis).map(Hang::description);
+    }
+
+    private Optional<Hang> hang(List<Optional<HeartbeatSnapshot>> heartbeats, long nowMillis, long launchedMillis) {
         Duration timeout = timeout(heartbeats);
         Duration setUpTimeout = setUpTimeout();
         int oldest = -1;
+        long oldestSign = Long.MAX_VALUE;
         for (int rank = 0; rank < heartbeats.size(); rank++) {
             Optional<HeartbeatSnapshot> beat = heartbeats.get(rank);
-            if (beat.isEmpty() || beat.get().lastSignOfLifeMillis() == 0 || beat.get().finished()) {
+            boolean begun = beat.isPresent() && beat.get().lastSignOfLifeMillis() != 0;
+            if (!begun && launchedMillis <= 0 || begun && beat.get().finished()) {
                 continue;
             }
-            Duration allowed = beat.get().inMainLoop() ? timeout : setUpTimeout;
-            if (nowMillis - beat.get().lastSignOfLifeMillis() <= allowed.toMillis()) {
+            long sign = begun ? beat.get().lastSignOfLifeMillis() : launchedMillis;
+            Duration allowed = begun && beat.get().inMainLoop() ? timeout : setUpTimeout;
+            if (nowMillis - sign <= allowed.toMillis()) {
                 continue;
             }
-            if (oldest < 0 || beat.get().lastSignOfLifeMillis()
-                    < heartbeats.get(oldest).orElseThrow().lastSignOfLifeMillis()) {
+            if (oldest < 0 || sign < oldestSign) {
                 oldest = rank;
+                oldestSign = sign;
             }
         }
         if (oldest < 0) {
             return Optional.empty();
         }
-        HeartbeatSnapshot beat = heartbeats.get(oldest).orElseThrow();
-        double silent = (nowMillis - beat.lastSignOfLifeMillis()) / 1000.0;
+        double silent = (nowMillis - oldestSign) / 1000.0;
+        Optional<HeartbeatSnapshot> found = heartbeats.get(oldest);
+        if (found.isEmpty() || found.get().lastSignOfLifeMillis() == 0) {
+            return Optional.of(new Hang(oldest, String.format(Locale.ROOT, "rank %d has given no sign of life %.0f s"
+                    + " after the launch began (JVM start or MPI_Init; hang timeout outside the main loop %d s)",
+                    oldest, silent, setUpTimeout.toSeconds())));
+        }
+        HeartbeatSnapshot beat = found.get();
         return Optional.of(new Hang(oldest, beat.inMainLoop()
                 ? String.format(Locale.ROOT, "rank %d silent for %.0f s in iteration %d (hang timeout %d s)", oldest,
                         silent, beat.iteration(), timeout.toSeconds())

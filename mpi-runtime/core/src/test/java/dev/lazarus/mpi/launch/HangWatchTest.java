@@ -56,6 +56,28 @@ class HangWatchTest {
         assertEquals(0, watch.hang(List.of(beats.get(0), Optional.empty(), beats.get(2)), NOW).orElseThrow().rank());
     }
 
+    /**
+     * A rank that never opened its heartbeat (stopped in its JVM's start or in MPI_Init) is hung once the set-up
+     * timeout has passed since the launch began, for a watch that sees every rank; never for one that does not know
+     * when the launch began (a node daemon's).
+     */
+    @Test
+    void aRankWithoutAHeartbeatIsHungTheSetUpTimeoutAfterTheLaunch() {
+        HangWatch watch = new HangWatch(Duration.ofSeconds(5));
+        long setUp = HangWatch.SET_UP_MINIMUM.toMillis();
+        List<Optional<HeartbeatSnapshot>> beats = List.of(inSetUp(setUp / 2), Optional.empty(), inSetUp(1_000));
+        assertTrue(watch.hung(beats, NOW, NOW - setUp + 1_000).isEmpty(), "within the set-up timeout");
+        assertEquals(Optional.of("rank 1 has given no sign of life 601 s after the launch began (JVM start or"
+                + " MPI_Init; hang timeout outside the main loop 600 s)"), watch.hung(beats, NOW, NOW - setUp - 1_000));
+        assertTrue(watch.hung(beats, NOW).isEmpty(), "a watch that does not know when the launch began");
+        // A rank silent in its set-up for longer than the one without a heartbeat has been waited for is the one.
+        List<Optional<HeartbeatSnapshot>> older = List.of(inSetUp(setUp + 5_000), Optional.empty());
+        assertEquals(0, watch.hang(older, NOW).orElseThrow().rank());
+        assertTrue(watch.hung(older, NOW, NOW - setUp - 1_000).orElseThrow().startsWith("rank 0 silent for 605 s"));
+        // Behind node daemons, the coordinator waits twice as long for this too.
+        assertTrue(watch.behindNodeDaemons().hung(beats, NOW, NOW - setUp - 1_000).isEmpty());
+    }
+
     @Test
     void slowRanksRanksInSetUpAndFinishedRanksAreNotHung() {
         HangWatch watch = new HangWatch(Duration.ofSeconds(5));
