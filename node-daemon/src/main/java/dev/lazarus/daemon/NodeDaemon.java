@@ -54,6 +54,7 @@ public interface NodeDaemon extends AutoCloseable {
      * @param l3Root the L3 (parallel file system) root; the job's directory under it is used
      * @param direct write the data files with O_DIRECT where the file system takes it
      * @return bytes written to L3
+     * @throws NodeDaemonGoneException  if the daemon process did not answer (it died): nothing was drained
      * @throws IOException              if a rank's files cannot be composed or written (the ranks done before it stay
      *                                  on L3); from a daemon process, any failure, with the daemon's one line
      * @throws IllegalArgumentException if a rank is outside the job (in the rank's own daemon)

@@ -126,7 +126,7 @@ public final class Checkpoints implements AutoCloseable {
         if (comm.rank() == 0 && nodes.nodes() > 1) {
             log.accept("rank 0: " + l2.describe());
         }
-        this.l3Drain = DaemonL3Drain.open(comm, settings, nodes, l3 != null, log);
+        this.l3Drain = DaemonL3Drain.open(comm, settings, nodes, l1, l3 != null, log);
         if (comm.rank() == 0 && l3Drain.byNodeDaemon()) {
             log.accept("rank 0: L3 drains run in the node daemons, each for its node's ranks, at background priority");
         }

@@ -6,20 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.daemon.NodeDaemonConfig;
-import dev.lazarus.daemon.process.NodeDaemonMain;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
-import dev.lazarus.store.files.SecureFiles;
 import dev.lazarus.store.level.CheckpointDirectory;
 import dev.lazarus.store.settings.Settings;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -28,7 +21,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -110,34 +102,14 @@ class PfsRetentionTest {
     @ValueSource(strings = {NodeDaemonConfig.EMBEDDED, NodeDaemonConfig.PROCESS})
     void l3KeepsTheNewestTwoCompleteVersionsAndRestartStillWorks(String mode) throws Exception {
         this.mode = mode;
-        try (FileChannel secret = SecureFiles.openForWrite(dir.resolve("secret"))) {
-            secret.write(ByteBuffer.wrap(new byte[32]).put(0, (byte) 7));
-        }
-        Process daemon = mode.equals(NodeDaemonConfig.PROCESS) ? startDaemon() : null;
-        try {
+        NodeDaemonProcess.writeSecret(dir.resolve("secret"));
+        try (NodeDaemonProcess daemon = mode.equals(NodeDaemonConfig.PROCESS)
+                ? NodeDaemonProcess.start("node0", JOB, dir.resolve("run"), dir.resolve("secret")) : null) {
             keepsTheNewestTwo();
-        } finally {
-            if (daemon != null) {
-                daemon.getOutputStream().close(); // its standard input's end: the daemon stops
-                assertTrue(daemon.waitFor(60, TimeUnit.SECONDS), "the node daemon did not stop");
-            }
         }
         boolean inDaemon = log.contains("rank 0: L3 drains run in the node daemons, each for its node's ranks, at"
                 + " background priority");
         assertEquals(mode.equals(NodeDaemonConfig.PROCESS), inDaemon, log::toString);
-    }
-
-    /** Starts node0's daemon process of the job, as lazarus run would, and waits until it listens. */
-    private Process startDaemon() throws IOException {
-        Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-D" + CheckpointSettings.NODE + "=node0",
-                "-D" + Settings.RUN_DIR.property() + "=" + dir.resolve("run"), NodeDaemonMain.class.getName(), "--job",
-                JOB, "--secret", dir.resolve("secret").toString()).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .start();
-        String line = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
-                .readLine();
-        assertTrue(line != null && line.contains(NodeDaemonMain.READY), String.valueOf(line));
-        return process;
     }
 
     private void keepsTheNewestTwo() throws Exception {

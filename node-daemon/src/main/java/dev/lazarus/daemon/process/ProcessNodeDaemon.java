@@ -3,6 +3,7 @@ package dev.lazarus.daemon.process;
 import dev.lazarus.daemon.L2Membership;
 import dev.lazarus.daemon.NodeDaemon;
 import dev.lazarus.daemon.NodeDaemonConfig;
+import dev.lazarus.daemon.NodeDaemonGoneException;
 import dev.lazarus.daemon.RebuildOutcome;
 import dev.lazarus.daemon.l2.wire.Handshake;
 import dev.lazarus.daemon.l2.wire.JobSecret;
@@ -130,16 +131,23 @@ final class ProcessNodeDaemon implements NodeDaemon {
     @Override
     public synchronized long drainToL3(long version, List<Integer> ranks, Path l3Root, boolean direct)
             throws IOException {
-        out.writeInt(DaemonWire.DRAIN_L3);
-        out.writeLong(version);
-        DaemonWire.writeString(out, l3Root.toAbsolutePath().toString());
-        out.writeByte(direct ? 1 : 0);
-        out.writeInt(ranks.size());
-        for (int rank : ranks) {
-            out.writeInt(rank);
+        try {
+            out.writeInt(DaemonWire.DRAIN_L3);
+            out.writeLong(version);
+            DaemonWire.writeString(out, l3Root.toAbsolutePath().toString());
+            out.writeByte(direct ? 1 : 0);
+            out.writeInt(ranks.size());
+            for (int rank : ranks) {
+                out.writeInt(rank);
+            }
+            answered();
+            return in.readLong();
+        } catch (DaemonRefusedException e) {
+            throw e;
+        } catch (IOException e) {
+            throw new NodeDaemonGoneException("the node daemon of job " + config.job() + " at "
+                    + config.daemonSocket() + " did not answer: " + e.getMessage(), e);
         }
-        answered();
-        return in.readLong();
     }
 
     @Override
