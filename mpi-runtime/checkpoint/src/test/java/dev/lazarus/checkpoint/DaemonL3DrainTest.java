@@ -8,7 +8,6 @@ import dev.lazarus.daemon.NodeDaemonConfig;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.settings.Settings;
 import dev.lazarus.testing.JobFiles;
 
 import java.nio.file.Files;
@@ -16,8 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,18 +33,7 @@ class DaemonL3DrainTest {
     private final List<String> log = Collections.synchronizedList(new ArrayList<>());
 
     private CheckpointSettings settings() {
-        Properties p = new Properties();
-        p.setProperty(Settings.CKPT_DAEMON.property(), NodeDaemonConfig.PROCESS);
-        p.setProperty(Settings.RUN_DIR.property(), dir.resolve("run").toString());
-        p.setProperty(CheckpointSettings.L2_SECRET, dir.resolve("secret").toString());
-        p.setProperty(CheckpointSettings.L2_BIND, "127.0.0.1");
-        p.setProperty(CheckpointSettings.JOB_ID, JOB);
-        p.setProperty(CheckpointSettings.NODE, "node0");
-        p.setProperty(CheckpointSettings.L1_DIR, dir.resolve("l1").toString());
-        p.setProperty(CheckpointSettings.PFS_DIR, dir.resolve("pfs").toString());
-        p.setProperty(CheckpointSettings.PFS_EVERY, "1");
-        p.setProperty(CheckpointSettings.PFS_KEEP, "0");
-        return new CheckpointSettings(p, Map.of()).conclude("app");
+        return NodeDaemonProcess.settings(dir, JOB, NodeDaemonConfig.PROCESS, 1, 0);
     }
 
     private static double[] state(int rank, long version) {

@@ -13,6 +13,8 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 /** A real node daemon process of one node, started as {@code lazarus run} would, for tests of the ranks' side. */
@@ -21,6 +23,26 @@ final class NodeDaemonProcess implements AutoCloseable {
 
     private NodeDaemonProcess(Process process) {
         this.process = process;
+    }
+
+    /**
+     * @return settings of job {@code job} on node0 of one node, everything under {@code dir} (L1 in l1, L3 in pfs,
+     *         the daemons' sockets in run, the secret in secret), L3 every {@code pfsEvery} versions keeping
+     *         {@code pfsKeep}, with node daemons in mode {@code mode}
+     */
+    static CheckpointSettings settings(Path dir, String job, String mode, int pfsEvery, int pfsKeep) {
+        Properties p = new Properties();
+        p.setProperty(Settings.CKPT_DAEMON.property(), mode);
+        p.setProperty(Settings.RUN_DIR.property(), dir.resolve("run").toString());
+        p.setProperty(CheckpointSettings.L2_SECRET, dir.resolve("secret").toString());
+        p.setProperty(CheckpointSettings.L2_BIND, "127.0.0.1");
+        p.setProperty(CheckpointSettings.JOB_ID, job);
+        p.setProperty(CheckpointSettings.NODE, "node0");
+        p.setProperty(CheckpointSettings.L1_DIR, dir.resolve("l1").toString());
+        p.setProperty(CheckpointSettings.PFS_DIR, dir.resolve("pfs").toString());
+        p.setProperty(CheckpointSettings.PFS_EVERY, Integer.toString(pfsEvery));
+        p.setProperty(CheckpointSettings.PFS_KEEP, Integer.toString(pfsKeep));
+        return new CheckpointSettings(p, Map.of()).conclude("app");
     }
 
     /** Writes a 32-byte job secret, mode 0600. */

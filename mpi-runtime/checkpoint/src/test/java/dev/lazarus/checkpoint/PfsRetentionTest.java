@@ -10,7 +10,6 @@ import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.store.catalog.Catalog;
 import dev.lazarus.store.catalog.VersionStatus;
 import dev.lazarus.store.level.CheckpointDirectory;
-import dev.lazarus.store.settings.Settings;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,8 +18,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
-import java.util.Properties;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,18 +42,7 @@ class PfsRetentionTest {
     private String mode = NodeDaemonConfig.EMBEDDED;
 
     private CheckpointSettings settings() {
-        Properties p = new Properties();
-        p.setProperty(Settings.CKPT_DAEMON.property(), mode);
-        p.setProperty(Settings.RUN_DIR.property(), dir.resolve("run").toString());
-        p.setProperty(CheckpointSettings.L2_SECRET, dir.resolve("secret").toString());
-        p.setProperty(CheckpointSettings.L2_BIND, "127.0.0.1");
-        p.setProperty(CheckpointSettings.JOB_ID, JOB);
-        p.setProperty(CheckpointSettings.NODE, "node0");
-        p.setProperty(CheckpointSettings.L1_DIR, dir.resolve("l1").toString());
-        p.setProperty(CheckpointSettings.PFS_DIR, dir.resolve("pfs").toString());
-        p.setProperty(CheckpointSettings.PFS_EVERY, "2");
-        p.setProperty(CheckpointSettings.PFS_KEEP, "2");
-        return new CheckpointSettings(p, Map.of()).conclude("app");
+        return NodeDaemonProcess.settings(dir, JOB, mode, 2, 2);
     }
 
     /** @return what a rank's protected array holds at a version (all zero before the first) */
