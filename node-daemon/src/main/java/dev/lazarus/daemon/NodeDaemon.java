@@ -9,12 +9,12 @@ import java.util.List;
 /**
  * The node daemon as a rank sees it: the one door through which a rank hands over the work that outlives a checkpoint
  * call (protecting a finished L1 version at L2, draining it to L3, rebuilding the node's files of a version from its
- * set) and asks what the node holds. Only the node's leader rank opens it; the collective steps around it (agreeing on the node list,
- * telling every rank which nodes failed) stay with the ranks.
+ * set) and asks what the node holds. Only the node's leader rank opens it; the collective steps around it (agreeing
+ * on the node list, telling every rank which nodes failed) stay with the ranks.
  *
  * <p>Implementations come from a {@link NodeDaemonFactory} named by {@link NodeDaemonConfig#mode()}, found by
- * {@link NodeDaemons#open}: today the daemon embedded in the leader rank ({@code embedded}); a daemon process of its
- * own is meant to plug in behind the same interface.
+ * {@link NodeDaemons#open}: the daemon embedded in the leader rank ({@code embedded}), or the node's daemon process
+ * reached over its Unix socket ({@code process}), which several of the leader's connections may share.
  *
  * <p>Calls come from one thread at a time (the rank's main thread or its drain thread, which the checkpoint client
  * orders), except {@link #close()}.

@@ -130,7 +130,8 @@ public final class EmbeddedNodeDaemon implements NodeDaemon {
         long bytes = 0;
         for (int rank : ranks) {
             if (rank < 0 || rank >= config.worldSize()) {
-                throw new IllegalArgumentException("rank=" + rank + " outside the job's 0.." + (config.worldSize() - 1));
+                throw new IllegalArgumentException("rank=" + rank + " outside the job's 0.."
+                        + (config.worldSize() - 1));
             }
             try {
                 bytes += ChainComposer.composeFull(l1, l3, version, rank, direct);
