@@ -123,12 +123,7 @@ final class DaemonL3Drain implements AutoCloseable {
                         + " rank " + nodeRanks.getFirst() + " until the next launch");
             }
         }
-        CheckpointDirectory l3 = new CheckpointDirectory(l3Root, l1.job());
-        long bytes = 0;
-        for (int rank : nodeRanks) {
-            bytes += ChainComposer.composeFull(l1, l3, version, rank, direct);
-        }
-        return bytes;
+        return ChainComposer.composeRanks(l1, new CheckpointDirectory(l3Root, l1.job()), version, nodeRanks, direct);
     }
 
     /** Closes the leader's connection; the daemon finishes what it was handed. */

@@ -81,6 +81,25 @@ public final class ChainComposer {
         }
     }
 
+    /**
+     * Composes several ranks' checkpoints of a version, one after the other.
+     *
+     * @return bytes written to the target
+     * @throws IOException naming the rank whose files failed; the ranks before it stay on the target
+     */
+    public static long composeRanks(CheckpointDirectory source, CheckpointDirectory target, long version,
+                                    List<Integer> ranks, boolean direct) throws IOException {
+        long bytes = 0;
+        for (int rank : ranks) {
+            try {
+                bytes += composeFull(source, target, version, rank, direct);
+            } catch (IOException e) {
+                throw new IOException("rank " + rank + ": " + e.getMessage(), e);
+            }
+        }
+        return bytes;
+    }
+
     /** Whether the target already holds the version as a full checkpoint whose data file has the stated length. */
     private static boolean presentInFull(CheckpointDirectory target, RankManifest newest, int rank) {
         try {

@@ -126,20 +126,13 @@ public final class EmbeddedNodeDaemon implements NodeDaemon {
 
     @Override
     public long drainToL3(long version, List<Integer> ranks, Path l3Root, boolean direct) throws IOException {
-        CheckpointDirectory l3 = new CheckpointDirectory(l3Root, config.job());
-        long bytes = 0;
         for (int rank : ranks) {
             if (rank < 0 || rank >= config.worldSize()) {
                 throw new IllegalArgumentException("rank=" + rank + " outside the job's 0.."
                         + (config.worldSize() - 1));
             }
-            try {
-                bytes += ChainComposer.composeFull(l1, l3, version, rank, direct);
-            } catch (IOException e) {
-                throw new IOException("rank " + rank + ": " + e.getMessage(), e);
-            }
         }
-        return bytes;
+        return ChainComposer.composeRanks(l1, new CheckpointDirectory(l3Root, config.job()), version, ranks, direct);
     }
 
     @Override
