@@ -135,6 +135,8 @@ public record JobCluster(String job, String token, String address, int port, Lis
      */
     public JobState start(StateFiles files, String writer, PrintStream err) {
         HazelcastInstance member = Hazelcast.newHazelcastInstance(config(files, err));
-        return new JobState(member, writer);
+        JobState state = new JobState(member, writer);
+        state.openMapsInBackground();
+        return state;
     }
 }

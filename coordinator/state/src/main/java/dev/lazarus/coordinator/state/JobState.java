@@ -7,6 +7,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+import com.hazelcast.core.DistributedObject;
 import com.hazelcast.core.HazelcastInstance;
 import com.hazelcast.core.HazelcastJsonValue;
 import com.hazelcast.map.IMap;
@@ -158,6 +160,30 @@ public final class JobState implements StateSink, AutoCloseable {
     private void put(String map, String key, Object record) {
         map(map).put(key, json(record));
         written.computeIfAbsent(map, m -> ConcurrentHashMap.newKeySet()).add(key);
+    }
+
+    /**
+     * Opens every state map at once, each on a thread of its own, and returns at once. Opening a map written through
+     * to disk waits for its load, and Hazelcast checks the load by partition and sleeps a whole second whenever one
+     * is not loaded yet; opened one after the other on first use, the six maps held the first records back by
+     * seconds, and the end of a job that waits for them (measured: 1.3 to 5.2 s after the run's summary line).
+     */
+    void openMapsInBackground() {
+        for (String name : StateMaps.ALL) {
+            Thread.ofVirtual().name("lazarus-state-open-" + name).start(() -> {
+                try {
+                    map(name);
+                } catch (RuntimeException e) {
+                    // The member shut down first; the map's next use says what is wrong, where it matters.
+                }
+            });
+        }
+    }
+
+    /** @return the names of the maps open in this member's cluster (opened by any member) */
+    Set<String> openMaps() {
+        return member.getDistributedObjects().stream().filter(IMap.class::isInstance)
+                .map(DistributedObject::getName).collect(Collectors.toSet());
     }
 
     private IMap<String, HazelcastJsonValue> map(String name) {

@@ -60,14 +60,16 @@ public final class StateRecords {
      * @param launch            the launch's number (1-based, counted over allocations)
      * @param statusDirectory   the launch's status directory (the ranks' heartbeats), an absolute path
      * @param hangTimeoutMillis the hang timeout the user gave, or 0 for the one derived from the iteration times
+     * @param setUpTimeoutMillis the set-up timeout the user gave, or 0 for the default
      * @param startedMillis     when it started, epoch milliseconds
      * @param hang              what a node daemon found hung and killed in it, or null
      */
-    public record Launch(int launch, String statusDirectory, long hangTimeoutMillis, long startedMillis, String hang) {
+    public record Launch(int launch, String statusDirectory, long hangTimeoutMillis, long setUpTimeoutMillis,
+                         long startedMillis, String hang) {
 
         /** @return this launch, with a hang a node daemon found */
         public Launch withHang(String what) {
-            return new Launch(launch, statusDirectory, hangTimeoutMillis, startedMillis, what);
+            return new Launch(launch, statusDirectory, hangTimeoutMillis, setUpTimeoutMillis, startedMillis, what);
         }
     }
 

@@ -98,6 +98,21 @@ class JobStateTest {
         assertEquals(12.5, state.stats().orElseThrow().mtbfSeconds());
     }
 
+    /**
+     * A new member opens every state map at once, before anything is written: opened on first use, one after the
+     * other, each waited a second or more for its load, and the first records with it.
+     */
+    @Test
+    void aNewMemberOpensEveryStateMapBeforeItsFirstWrite() throws Exception {
+        JobState state = cluster(1, JobCluster.newToken(), new StateFiles(root, "heat")).getFirst();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!state.openMaps().containsAll(StateMaps.ALL)) {
+            assertTrue(System.nanoTime() < deadline, "maps open: " + state.openMaps());
+            Thread.sleep(20);
+        }
+        assertEquals(Optional.empty(), state.job(), "nothing was written");
+    }
+
     @Test
     void losingAnyOneMemberLosesNothing() throws Exception {
         List<JobState> members = cluster(3, JobCluster.newToken(), null);
