@@ -181,6 +181,11 @@ final class RunCommand implements Callable<Integer> {
                     + " (default: 10 median iterations, at least 60 s).")
     Long hangTimeoutSeconds;
 
+    @Option(names = "--setup-timeout", paramLabel = "SECONDS",
+            description = "A rank silent this long in one step of its set-up (JVM start, MPI_Init, restore) or after"
+                    + " its main loop is hung (default: 600 s, or --hang-timeout when longer).")
+    Long setUpTimeoutSeconds;
+
     @Option(names = "--dry-run", description = "Print the launch command instead of running it.")
     boolean dryRun;
 
@@ -409,6 +414,9 @@ final class RunCommand implements Callable<Integer> {
         if (hangTimeoutSeconds != null && hangTimeoutSeconds <= 0) {
             throw new IllegalArgumentException("--hang-timeout=" + hangTimeoutSeconds + " must be positive");
         }
+        if (setUpTimeoutSeconds != null && setUpTimeoutSeconds <= 0) {
+            throw new IllegalArgumentException("--setup-timeout=" + setUpTimeoutSeconds + " must be positive");
+        }
         RestoreSources sources = settings.enabled()
                 ? RestoreSources.of(settings.l1Directory(), settings.pfsDirectory().orElse(null), settings.jobId(),
                         hosts == null)
@@ -416,7 +424,8 @@ final class RunCommand implements Callable<Integer> {
         Double planned = persistence == null || Double.isNaN(persistence.recomputability()) ? null
                 : persistence.recomputability();
         return new JobOptions(maxRestarts, RecoveryMode.parse(recovery),
-                new HangWatch(hangTimeoutSeconds == null ? null : Duration.ofSeconds(hangTimeoutSeconds)), sources,
+                new HangWatch(hangTimeoutSeconds == null ? null : Duration.ofSeconds(hangTimeoutSeconds),
+                        setUpTimeoutSeconds == null ? null : Duration.ofSeconds(setUpTimeoutSeconds)), sources,
                 planned, !noNvmRestart && !plainArrays);
     }
 

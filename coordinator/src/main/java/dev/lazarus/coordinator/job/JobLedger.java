@@ -93,7 +93,8 @@ final class JobLedger implements AutoCloseable {
      */
     void launching(Path statusDirectory, HangWatch hangs) {
         recorder.launch(new StateRecords.Launch(launches + 1, statusDirectory.toString(),
-                hangs.explicit() == null ? 0 : hangs.explicit().toMillis(), System.currentTimeMillis(), null));
+                hangs.explicit() == null ? 0 : hangs.explicit().toMillis(),
+                hangs.setUp() == null ? 0 : hangs.setUp().toMillis(), System.currentTimeMillis(), null));
     }
 
     /** @return what a node daemon found hung and killed in the launch of {@code statusDirectory}, if anything */

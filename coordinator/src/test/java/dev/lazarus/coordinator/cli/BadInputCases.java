@@ -104,6 +104,8 @@ final class BadInputCases {
                 run("--recovery unknown", "--recovery", "fast"),
                 run("--hang-timeout 0", "--hang-timeout", "0"),
                 run("--hang-timeout not a number", "--hang-timeout", "soon"),
+                run("--setup-timeout 0", "--setup-timeout", "0"),
+                run("--setup-timeout not a number", "--setup-timeout", "later"),
                 run("--plan recomputability above 1", "--plan", T + "plan-r"),
                 run("unknown option", "--bogus"),
                 lazarus("run unknown application", "run", "--np", "2", "--dry-run", "npb.NOPE"),

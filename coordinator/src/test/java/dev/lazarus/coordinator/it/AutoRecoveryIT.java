@@ -254,6 +254,35 @@ class AutoRecoveryIT {
     }
 
     /**
+     * A rank stopped in its JVM's start, before it could open its heartbeat, holds the other ranks in MPI_Init: no
+     * heartbeat will ever go silent. The coordinator judges it from the launch's start with the set-up timeout, kills
+     * the job and relaunches it from the beginning (no NVM state, no checkpoint yet).
+     */
+    @Test
+    void aRankStoppedBeforeItsFirstHeartbeatIsAHangAfterTheSetUpTimeout() throws Exception {
+        RunningJob job = RunningJob.start(heat("openmpi", "setup-hang", plan("solver.HEAT", HEAT_REGIONS, 1.0),
+                "--setup-timeout", "15"), Map.of());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        List<ProcessHandle> jvms = job.rankJvms();
+        while (jvms.isEmpty()) {
+            assertTrue(job.process().isAlive() && System.nanoTime() < deadline, "no rank JVM: " + job.outputNow());
+            Thread.sleep(5);
+            jvms = job.rankJvms();
+        }
+        ProcessHandle rank = jvms.getFirst();
+        assertEquals(0, new ProcessBuilder("kill", "-STOP", Long.toString(rank.pid())).start().waitFor(), "kill -STOP");
+        String out = reported("set-up hang", job.awaitEnd());
+        assertEquals(0, job.process().exitValue(), out);
+        assertTrue(Pattern.compile("lazarus: hang: rank \\d has given no sign of life \\d+ s after the launch began"
+                + " \\(JVM start or MPI_Init; hang timeout outside the main loop 15 s\\); the job was killed")
+                .matcher(out).find(), out);
+        assertTrue(out.contains("lazarus: failure 1: hang (rank "), out);
+        assertTrue(out.contains("{hang=1}"), out);
+        assertEquals(1, count(out, SUCCESS), out);
+        assertTrue(!rank.isAlive() || ProcFiles.ended(rank.pid()), "the stopped rank was killed");
+    }
+
+    /**
      * {@code lazarus halt}: the job stops after its next checkpoint with exit status 75, and the same command resumes
      * it from that checkpoint to a verified result; {@code --now} kills it at once, and the same command resumes it
      * from NVM.

@@ -117,7 +117,9 @@ final class RankWatch implements AutoCloseable {
                     });
         }
         long timeout = launch.get().hangTimeoutMillis();
-        new HangWatch(timeout > 0 ? Duration.ofMillis(timeout) : null).hang(beats, nowMillis)
+        long setUp = launch.get().setUpTimeoutMillis();
+        new HangWatch(timeout > 0 ? Duration.ofMillis(timeout) : null, setUp > 0 ? Duration.ofMillis(setUp) : null)
+                .hang(beats, nowMillis)
                 .filter(hang -> stoppedFirst(hang.rank(),
                         beats.get(hang.rank()).orElseThrow().lastSignOfLifeMillis(), launch.get().startedMillis()))
                 .ifPresent(hang -> kill(launch.get(), directory, hang, beats.get(hang.rank()).orElseThrow()));

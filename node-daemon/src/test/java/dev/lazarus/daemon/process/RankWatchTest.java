@@ -79,7 +79,7 @@ class RankWatchTest {
     }
 
     private void launch(long startedMillis) {
-        state.putLaunch(new StateRecords.Launch(3, statusDir.toString(), 1000, startedMillis, null));
+        state.putLaunch(new StateRecords.Launch(3, statusDir.toString(), 1000, 0, startedMillis, null));
     }
 
     @Test
@@ -180,7 +180,7 @@ class RankWatchTest {
         assertTrue(state.beats().isEmpty());
         // A launch whose directory is gone (it ended) is not said at all.
         said.clear();
-        state.putLaunch(new StateRecords.Launch(4, root.resolve("gone").toString(), 1000, 0, null));
+        state.putLaunch(new StateRecords.Launch(4, root.resolve("gone").toString(), 1000, 0, 0, null));
         watch.watchOnce(System.currentTimeMillis() + TimeUnit.MINUTES.toMillis(1));
         assertEquals(List.of(), said);
     }

@@ -12,19 +12,21 @@ import java.util.Optional;
  * longer than the hang timeout is hung. The timeout is {@code --hang-timeout} when given, else ten times the slowest
  * rank's median iteration time, and never under {@link #MINIMUM} (set-up between two iterations, a checkpoint or a
  * verification may take far longer than an iteration). Before its main loop a rank is judged by its steps of set-up
- * (levels opened, heap attached, state restored, initialized): one silent for longer than {@link #SET_UP_MINIMUM},
- * or {@code --hang-timeout} when that is longer, is hung. A timeout chosen for iterations is no measure of set-up: a
- * cold JVM, an L2 rebuild or a restore of a large state take far longer than an iteration. The same holds after the
- * main loop (the verification, the wait for the last checkpoint's drain, the release of the levels).
+ * (levels opened, heap attached, state restored, initialized): one silent for longer than {@code --setup-timeout},
+ * by default {@link #SET_UP_MINIMUM} or {@code --hang-timeout} when that is longer, is hung. A timeout chosen for
+ * iterations is no measure of set-up: a cold JVM, an L2 rebuild or a restore of a large state take far longer than an
+ * iteration. The same holds after the main loop (the verification, the wait for the last checkpoint's drain, the
+ * release of the levels).
  * A rank that hangs before it opens its heartbeat (JVM start, {@code MPI_Init}) is judged from the launch's start
  * with the set-up timeout, by a watch that sees every rank of the launch ({@link #hung(List, long, long)}); a node
  * daemon's watch, which sees its own node's ranks only, cannot tell a rank elsewhere from one that has not begun.
  *
  * @param explicit the timeout the user gave, or null for the derived one
+ * @param setUp    the set-up timeout the user gave ({@code --setup-timeout}), or null for the default
  * @param patience how many timeouts make a hang for this watch: 1, or 2 for the coordinator's watch behind node
  *                 daemons that watch their ranks themselves (it only catches what a lost daemon no longer can)
  */
-public record HangWatch(Duration explicit, int patience) {
+public record HangWatch(Duration explicit, Duration setUp, int patience) {
     /** The least a derived timeout can be. */
     public static final Duration MINIMUM = Duration.ofSeconds(60);
     /** How many median iterations of silence make a hang. */
@@ -37,19 +39,30 @@ public record HangWatch(Duration explicit, int patience) {
         if (explicit != null && (explicit.isNegative() || explicit.isZero())) {
             throw new IllegalArgumentException("--hang-timeout must be positive (got " + explicit.toSeconds() + ")");
         }
+        if (setUp != null && (setUp.isNegative() || setUp.isZero())) {
+            throw new IllegalArgumentException("--setup-timeout must be positive (got " + setUp.toSeconds() + ")");
+        }
         if (patience < 1) {
             throw new IllegalArgumentException("patience " + patience + " must be at least 1");
         }
     }
 
+    /**
+     * @param explicit the timeout the user gave, or null for the derived one
+     * @param setUp    the set-up timeout the user gave, or null for the default
+     */
+    public HangWatch(Duration explicit, Duration setUp) {
+        this(explicit, setUp, 1);
+    }
+
     /** @param explicit the timeout the user gave, or null for the derived one */
     public HangWatch(Duration explicit) {
-        this(explicit, 1);
+        this(explicit, null, 1);
     }
 
     /** @return this watch, twice as patient: the coordinator's behind node daemons that watch their ranks */
     public HangWatch behindNodeDaemons() {
-        return new HangWatch(explicit, 2);
+        return new HangWatch(explicit, setUp, 2);
     }
 
     /** @return the timeout for ranks with these heartbeats */
@@ -63,9 +76,14 @@ public record HangWatch(Duration explicit, int patience) {
         return (derived.compareTo(MINIMUM) > 0 ? derived : MINIMUM).multipliedBy(patience);
     }
 
-    /** @return how long a rank may stay in one step of its set-up, or after its main loop */
+    /**
+     * @return how long a rank may stay in one step of its set-up, or after its main loop: {@code --setup-timeout}
+     *         when given (a user who knows the set-up is quick may shorten it), else the longer of
+     *         {@link #SET_UP_MINIMUM} and {@code --hang-timeout}
+     */
     public Duration setUpTimeout() {
-        Duration longest = explicit != null && explicit.compareTo(SET_UP_MINIMUM) > 0 ? explicit : SET_UP_MINIMUM;
+        Duration longest = setUp != null ? setUp
+                : explicit != null && explicit.compareTo(SET_UP_MINIMUM) > 0 ? explicit : SET_UP_MINIMUM;
         return longest.multipliedBy(patience);
     }
 

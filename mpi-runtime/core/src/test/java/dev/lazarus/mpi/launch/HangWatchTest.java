@@ -110,6 +110,23 @@ class HangWatchTest {
     }
 
     @Test
+    void aSetUpTimeoutGivenReplacesTheDefaultBothWays() {
+        HangWatch shorter = new HangWatch(Duration.ofMinutes(30), Duration.ofSeconds(20));
+        assertEquals(Duration.ofSeconds(20), shorter.setUpTimeout(), "--setup-timeout wins over --hang-timeout");
+        assertEquals(Duration.ofMinutes(30), shorter.timeout(List.of()), "and leaves the main loop's alone");
+        assertEquals(Duration.ofSeconds(40), shorter.behindNodeDaemons().setUpTimeout());
+        assertEquals(Duration.ofHours(2), new HangWatch(null, Duration.ofHours(2)).setUpTimeout());
+        assertEquals(Optional.of("rank 0 silent for 21 s in its set-up, before its main loop (hang timeout outside"
+                + " the main loop 20 s)"), shorter.hung(List.of(inSetUp(21_000)), NOW));
+        assertTrue(shorter.hung(List.of(inSetUp(19_000)), NOW).isEmpty());
+        assertEquals(Optional.of("rank 0 has given no sign of life 21 s after the launch began (JVM start or"
+                + " MPI_Init; hang timeout outside the main loop 20 s)"),
+                shorter.hung(List.of(Optional.empty()), NOW, NOW - 21_000));
+        assertEquals("--setup-timeout must be positive (got 0)", assertThrows(IllegalArgumentException.class,
+                () -> new HangWatch(null, Duration.ZERO)).getMessage());
+    }
+
+    @Test
     void aRankPastItsMainLoopGetsTheLongerTimeoutToo() {
         // The loop ended 60 s ago after its last beat; the rank verifies and waits for its last checkpoint's drain.
         long[] durations = {100_000_000L};
