@@ -26,6 +26,22 @@ public record RunningJob(Process process, StringBuilder output, Thread reader) {
      * @param environment variables added to the job's environment
      */
     public static RunningJob start(String[] args, Map<String, String> environment) throws Exception {
+        RunningJob job = begin(args, environment);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        synchronized (job.output) {
+            while (job.output.indexOf("lazarus: NVM ") < 0 && job.process.isAlive() && System.nanoTime() < deadline) {
+                job.output.wait(100);
+            }
+        }
+        return job;
+    }
+
+    /**
+     * Starts the job and returns at once (before its ranks exist).
+     *
+     * @param environment variables added to the job's environment
+     */
+    public static RunningJob begin(String[] args, Map<String, String> environment) throws Exception {
         List<String> command = new ArrayList<>(List.of(LazarusProcess.home().resolve("lazarus").toString()));
         command.addAll(List.of(args));
         ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
@@ -46,12 +62,6 @@ public record RunningJob(Process process, StringBuilder output, Thread reader) {
                 // the process ended
             }
         });
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        synchronized (output) {
-            while (output.indexOf("lazarus: NVM ") < 0 && process.isAlive() && System.nanoTime() < deadline) {
-                output.wait(100);
-            }
-        }
         return new RunningJob(process, output, reader);
     }
 
