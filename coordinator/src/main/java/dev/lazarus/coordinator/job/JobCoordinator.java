@@ -95,12 +95,13 @@ public final class JobCoordinator {
         LaunchPlan current = plan;
         for (int launch = 1; ; launch++) {
             StartWatch started = new StartWatch(ledger, options.hangs());
+            long startedMillis = System.currentTimeMillis();
             LaunchOutcome outcome = launcher.launch(current, directive.withEstimates(ledger.mtbfSeconds(history),
                     intervalRecomputability(history)), options.hangs(), halts, started);
             outcome = started.hangFoundByANodeDaemon(outcome);
             long ended = System.nanoTime();
             List<RestoreSources.Listed> listed = restorable;
-            history.launched(outcome, (level, version) -> RestoreSources.bytes(listed, level, version));
+            history.launched(outcome, startedMillis, (level, version) -> RestoreSources.bytes(listed, level, version));
             ledger.launched(outcome, history);
             incidents.noteCorrupt(outcome, ledger);
             int number = launch;

@@ -19,6 +19,8 @@ import java.util.OptionalLong;
  */
 final class JobHistory {
     private final List<LaunchOutcome> launches = new ArrayList<>();
+    /** When each launch began, epoch milliseconds (0: not known). */
+    private final List<Long> launchStarts = new ArrayList<>();
     private final List<Failure> failures = new ArrayList<>();
     private int nvmAttempts;
     private int nvmAccepted;
@@ -85,7 +87,19 @@ final class JobHistory {
      * @param sources the bytes of the versions the launch could restore ({@link RestoreSources#bytes})
      */
     void launched(LaunchOutcome outcome, VersionBytes sources) {
+        launched(outcome, 0, sources);
+    }
+
+    /**
+     * Records a launch's end and what its heartbeats measured.
+     *
+     * @param startedMillis when the launch began, epoch milliseconds (0: not known): the start of a failure's
+     *                      downtime when the failed launch's ranks gave no sign of life at all
+     * @param sources       the bytes of the versions the launch could restore ({@link RestoreSources#bytes})
+     */
+    void launched(LaunchOutcome outcome, long startedMillis, VersionBytes sources) {
         launches.add(outcome);
+        launchStarts.add(startedMillis);
         List<HeartbeatSnapshot> beats = outcome.heartbeats().stream().flatMap(Optional::stream).toList();
         if (beats.isEmpty()) {
             return;
@@ -120,9 +134,10 @@ final class JobHistory {
 
     /**
      * When this launch follows a failed one and every rank reached its main loop, the failure's downtime: from the
-     * failed launch's last sign of life (its ranks' newest beat or set-up step, within an iteration of the failure)
-     * to this launch's main loop, its slowest rank's start. Detection, the decision, the relaunch, JVM start, set-up
-     * and the restore all fall in it.
+     * failed launch's last sign of life (its ranks' newest beat or set-up step, within an iteration of the failure;
+     * the launch's start when no rank gave any, as when they hang in their JVM's start) to this launch's main loop,
+     * its slowest rank's start. Detection, the decision, the relaunch, JVM start, set-up and the restore all fall in
+     * it.
      */
     private void measureDowntime(LaunchOutcome outcome) {
         int thisLaunch = launches.size();
@@ -131,8 +146,8 @@ final class JobHistory {
             return;
         }
         List<HeartbeatSnapshot> beats = outcome.heartbeats().stream().map(Optional::orElseThrow).toList();
-        long lastSign = launches.get(thisLaunch - 2).heartbeats().stream().flatMap(Optional::stream)
-                .mapToLong(HeartbeatSnapshot::lastSignOfLifeMillis).max().orElse(0);
+        long lastSign = Math.max(launchStarts.get(thisLaunch - 2), launches.get(thisLaunch - 2).heartbeats().stream()
+                .flatMap(Optional::stream).mapToLong(HeartbeatSnapshot::lastSignOfLifeMillis).max().orElse(0));
         long backAtWork = beats.stream().mapToLong(HeartbeatSnapshot::mainLoopBeganMillis).max().orElseThrow();
         if (lastSign > 0 && backAtWork >= lastSign) {
             failures.set(failures.size() - 1, failures.getLast().backAtWorkAfter((backAtWork - lastSign) * 1e-3));

@@ -286,6 +286,9 @@ class AutoRecoveryIT {
                 .matcher(out).find(), out);
         assertTrue(out.contains("lazarus: failure 1: hang before any rank reached its main loop -> relaunch"), out);
         assertTrue(out.contains("{hang=1}"), out);
+        // Down from the hung launch's start (no rank gave a sign of life) to the relaunch's main loop.
+        assertTrue(Pattern.compile("launch 1: hang -> relaunch as before, decided in \\d+ ms, back at work after"
+                + " (1[5-9]|[2-9]\\d)\\.\\d s").matcher(out).find(), out);
         assertEquals(1, count(out, SUCCESS), out);
     }
 

@@ -107,4 +107,16 @@ class JobHistoryTest {
         assertTrue(Double.isNaN(history.failures().get(1).downSeconds()), history.failures().toString());
         assertEquals(4.6, history.failures().getFirst().downSeconds(), 1e-9, "the first one's is kept");
     }
+
+    @Test
+    void aFailedLaunchWithoutAnySignOfLifeIsDownFromItsStart() {
+        JobHistory history = new JobHistory();
+        // Both ranks hung in their JVM's start: no heartbeat at all; the launch began at 1 000 s.
+        history.launched(new LaunchOutcome(LaunchOutcome.Kind.HUNG, 137, List.of(0, 1), "rank 0 has given no sign of"
+                + " life", List.of(Optional.empty(), Optional.empty()), 16.0), 1_000_000L, JobHistoryTest::catalog);
+        history.failed(new JobHistory.Failure(1, "hang", null, 30, 0));
+        history.launched(crashedWith(List.of(timed(1_030_000L, 1_019_000L), timed(1_030_000L, 1_020_500L))),
+                1_016_000L, JobHistoryTest::catalog);
+        assertEquals(20.5, history.failures().getFirst().downSeconds(), 1e-9);
+    }
 }
