@@ -411,12 +411,8 @@ final class RunCommand implements Callable<Integer> {
 
     /** How the coordinator runs this job: restarts, recovery mode, hang timeout, and what it can restore from. */
     private JobOptions jobOptions(CheckpointSettings settings, PersistencePlan persistence) {
-        if (hangTimeoutSeconds != null && hangTimeoutSeconds <= 0) {
-            throw new IllegalArgumentException("--hang-timeout=" + hangTimeoutSeconds + " must be positive");
-        }
-        if (setUpTimeoutSeconds != null && setUpTimeoutSeconds <= 0) {
-            throw new IllegalArgumentException("--setup-timeout=" + setUpTimeoutSeconds + " must be positive");
-        }
+        Duration hangTimeout = timeout("--hang-timeout", hangTimeoutSeconds);
+        Duration setUpTimeout = timeout("--setup-timeout", setUpTimeoutSeconds);
         RestoreSources sources = settings.enabled()
                 ? RestoreSources.of(settings.l1Directory(), settings.pfsDirectory().orElse(null), settings.jobId(),
                         hosts == null)
@@ -424,9 +420,23 @@ final class RunCommand implements Callable<Integer> {
         Double planned = persistence == null || Double.isNaN(persistence.recomputability()) ? null
                 : persistence.recomputability();
         return new JobOptions(maxRestarts, RecoveryMode.parse(recovery),
-                new HangWatch(hangTimeoutSeconds == null ? null : Duration.ofSeconds(hangTimeoutSeconds),
-                        setUpTimeoutSeconds == null ? null : Duration.ofSeconds(setUpTimeoutSeconds)), sources,
+                new HangWatch(hangTimeout, setUpTimeout), sources,
                 planned, !noNvmRestart && !plainArrays);
+    }
+
+    /** The longest hang or set-up timeout: 30 days (a longer one would overflow the watch's arithmetic). */
+    private static final long MAX_TIMEOUT_SECONDS = 30L * 24 * 3600;
+
+    /** @return {@code seconds} of {@code option} as a duration, null when not given; one line when out of range */
+    private static Duration timeout(String option, Long seconds) {
+        if (seconds == null) {
+            return null;
+        }
+        if (seconds <= 0 || seconds > MAX_TIMEOUT_SECONDS) {
+            throw new IllegalArgumentException(option + "=" + seconds + " must be 1 to " + MAX_TIMEOUT_SECONDS
+                    + " (30 days)");
+        }
+        return Duration.ofSeconds(seconds);
     }
 
     /** Where this job's state is kept and how its coordinator's cluster member is configured. */

@@ -106,6 +106,8 @@ final class BadInputCases {
                 run("--hang-timeout not a number", "--hang-timeout", "soon"),
                 run("--setup-timeout 0", "--setup-timeout", "0"),
                 run("--setup-timeout not a number", "--setup-timeout", "later"),
+                run("--setup-timeout too long", "--setup-timeout", "9223372036854775807"),
+                run("--hang-timeout too long", "--hang-timeout", "2592001"),
                 run("--plan recomputability above 1", "--plan", T + "plan-r"),
                 run("unknown option", "--bogus"),
                 lazarus("run unknown application", "run", "--np", "2", "--dry-run", "npb.NOPE"),
