@@ -28,16 +28,33 @@ status_dir() {
   done
 }
 
+# heartbeat_copy FILE: where the newest complete copy of a heartbeat's page begins (dev.lazarus.mpi.launch.HeartbeatFile
+# holds two copies of 456 bytes, written in turn; the one whose sequence, at 8, is even and higher); 0 by default
+heartbeat_copy() {
+  local s0 s1
+  s0=$({ od -An -t d8 -j 8 -N 8 "$1" 2>/dev/null || true; } | tr -d ' ')
+  s1=$({ od -An -t d8 -j 464 -N 8 "$1" 2>/dev/null || true; } | tr -d ' ')
+  if [ -n "$s1" ] && [ $((s1 % 2)) = 0 ] && { [ -z "$s0" ] || [ $((s0 % 2)) = 1 ] || [ "$s1" -gt "$s0" ]; }; then
+    echo 456
+  else
+    echo 0
+  fi
+}
+
 # heartbeat_int DIR OFFSET [RANK]: an int of a rank's heartbeat, rank 0's by default
 # (dev.lazarus.mpi.launch.HeartbeatFile: 24 the iteration begun, 32 the iterations); 0 while there is none
 heartbeat_int() {
-  { od -An -t d4 -j "$2" -N 4 "$1/rank-${3:-0}.heartbeat" 2>/dev/null || true; } | tr -d ' ' | grep . || echo 0
+  local file="$1/rank-${3:-0}.heartbeat"
+  { od -An -t d4 -j $(($(heartbeat_copy "$file") + $2)) -N 4 "$file" 2>/dev/null || true; } | tr -d ' ' | grep . \
+    || echo 0
 }
 
 # heartbeat_long DIR OFFSET [RANK]: a long of a rank's heartbeat (16 the last beat, epoch ms; 48 the set-up, 256 the
 # restore, nanoseconds); 0 while there is none
 heartbeat_long() {
-  { od -An -t d8 -j "$2" -N 8 "$1/rank-${3:-0}.heartbeat" 2>/dev/null || true; } | tr -d ' ' | grep . || echo 0
+  local file="$1/rank-${3:-0}.heartbeat"
+  { od -An -t d8 -j $(($(heartbeat_copy "$file") + $2)) -N 8 "$file" 2>/dev/null || true; } | tr -d ' ' | grep . \
+    || echo 0
 }
 
 beats=""

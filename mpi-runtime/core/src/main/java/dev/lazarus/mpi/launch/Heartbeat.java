@@ -27,18 +27,22 @@ import java.util.Map;
  * <p>Without a status directory (tests, a rank started by hand) every method does nothing.
  */
 public final class Heartbeat implements AutoCloseable {
-    private static final Heartbeat NONE = new Heartbeat(null, null);
+    private static final Heartbeat NONE = new Heartbeat(null, null, null);
     /** How often a beat writes the page back to the file. */
     private static final long FORCE_EVERY_NANOS = 1_000_000_000L;
 
     private final Arena arena;
-    private final MemorySegment page;
+    /** Both copies of the page ({@link HeartbeatFile#SLOTS}). */
+    private final MemorySegment file;
+    /** The copy holding the newest complete state; during a write, the copy being written. */
+    private MemorySegment page;
     private long lastBeatNanos;
     private long lastForceNanos;
     private int durations;
 
-    private Heartbeat(Arena arena, MemorySegment page) {
+    private Heartbeat(Arena arena, MemorySegment file, MemorySegment page) {
         this.arena = arena;
+        this.file = file;
         this.page = page;
     }
 
@@ -74,7 +78,9 @@ public final class Heartbeat implements AutoCloseable {
         Arena arena = Arena.ofShared();
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
                 LinkOption.NOFOLLOW_LINKS)) {
-            MemorySegment page = channel.map(FileChannel.MapMode.READ_WRITE, 0, HeartbeatFile.BYTES, arena);
+            MemorySegment copies = channel.map(FileChannel.MapMode.READ_WRITE, 0,
+                    (long) HeartbeatFile.SLOTS * HeartbeatFile.BYTES, arena);
+            MemorySegment page = copies.asSlice(0, HeartbeatFile.BYTES);
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.MAGIC_AT, HeartbeatFile.MAGIC);
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.VERSION_AT, HeartbeatFile.VERSION);
             byte[] node = nodeName().getBytes(StandardCharsets.UTF_8);
@@ -83,7 +89,9 @@ public final class Heartbeat implements AutoCloseable {
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.NODE_LENGTH_AT, length);
             page.set(ValueLayout.JAVA_LONG, HeartbeatFile.PID_AT, ProcessHandle.current().pid());
             page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
-            return new Heartbeat(arena, page);
+            // The second copy starts as the first (sequence 0 both): a reader takes either.
+            MemorySegment.copy(page, 0, copies, HeartbeatFile.BYTES, HeartbeatFile.BYTES);
+            return new Heartbeat(arena, copies, page);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
@@ -190,7 +198,7 @@ public final class Heartbeat implements AutoCloseable {
             // host only when written back: at most a second late, not the kernel's half a minute, which a hang
             // timeout could mistake for silence. On a RAM disk this costs nothing.
             lastForceNanos = now;
-            page.force();
+            file.force();
         }
     }
 
@@ -264,13 +272,22 @@ public final class Heartbeat implements AutoCloseable {
     }
 
     /**
-     * Makes the sequence odd before a write; {@link #endWrite} makes it even again. A reader that sees the same even
-     * value before and after its read has a consistent snapshot (a seqlock), without the writer ever waiting.
+     * Starts a write into the other copy of the page: its sequence made odd, then the newest state copied into it;
+     * {@link #endWrite} makes the sequence even again, one above the copy it came from. A reader that sees the same
+     * even value before and after reading a copy has a consistent snapshot (a seqlock), without the writer ever
+     * waiting, and takes the newer of the two. A rank killed in the middle of a write leaves the other copy whole:
+     * with one copy, its heartbeat stayed unreadable for good, and the coordinator saw a rank that never reached its
+     * main loop (no NVM restart offered; seen in CI).
      */
     private long beginWrite() {
+        MemorySegment target = page.address() == file.address()
+                ? file.asSlice(HeartbeatFile.BYTES, HeartbeatFile.BYTES) : file.asSlice(0, HeartbeatFile.BYTES);
         long seq = page.get(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT) + 1;
-        page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT, seq);
+        target.set(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT, seq);
         VarHandle.storeStoreFence();
+        long after = HeartbeatFile.SEQUENCE_AT + 8;
+        MemorySegment.copy(page, after, target, after, HeartbeatFile.BYTES - after);
+        page = target;
         return seq;
     }
 

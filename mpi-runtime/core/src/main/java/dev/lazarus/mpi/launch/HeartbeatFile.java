@@ -14,7 +14,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The layout of a {@link Heartbeat} file and its reader. Native byte order (writer and reader share the node):
+ * The layout of a {@link Heartbeat} file and its reader. The file holds {@link #SLOTS} copies of the page below, one
+ * after the other; the writer updates them in turn, and the reader takes the consistent copy with the higher
+ * sequence. Native byte order (writer and reader share the node):
  *
  * <pre>
  *   0 int   magic 'LZHB'          4 int  version 6
@@ -43,9 +45,12 @@ import java.util.Optional;
  * </pre>
  */
 public final class HeartbeatFile {
+    /** The bytes of one copy of the page. */
     static final int BYTES = 456;
+    /** Copies of the page in the file: a rank killed while it writes one leaves the other whole. */
+    static final int SLOTS = 2;
     static final int MAGIC = 0x4c5a4842;
-    static final int VERSION = 6;
+    static final int VERSION = 7;
     static final int DURATIONS = 16;
 
     static final int MAGIC_AT = 0;
@@ -126,21 +131,33 @@ public final class HeartbeatFile {
      */
     public static Optional<HeartbeatSnapshot> read(Path dir, int rank) throws IOException {
         Path file = file(dir, rank);
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) != BYTES) {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS) || Files.size(file) != (long) SLOTS * BYTES) {
             return Optional.empty();
         }
         ByteBuffer page = ByteBuffer.allocate(BYTES).order(ByteOrder.nativeOrder());
         ByteBuffer sequence = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
             for (long deadline = System.nanoTime() + PATIENCE_NANOS; System.nanoTime() < deadline; ) {
-                long before = sequenceOf(channel, sequence);
-                page.clear();
-                while (page.hasRemaining() && channel.read(page, page.position()) > 0) {
-                    // a page of the page cache: one read in practice
+                // The copy newest when the read begins: its sequence even and the higher. The writer rewrites it only
+                // after the other copy holds a newer state, so a read taken from it is never older than one before.
+                long newest = -1;
+                long newestAt = -1;
+                for (int slot = 0; slot < SLOTS; slot++) {
+                    long at = (long) slot * BYTES;
+                    long seq = sequenceOf(channel, sequence, at);
+                    if ((seq & 1) == 0 && seq > newest) {
+                        newest = seq;
+                        newestAt = at;
+                    }
                 }
-                long after = sequenceOf(channel, sequence);
-                if (before == after && (before & 1) == 0) {
-                    return parse(page);
+                if (newestAt >= 0) {
+                    page.clear();
+                    while (page.hasRemaining() && channel.read(page, newestAt + page.position()) > 0) {
+                        // a page of the page cache: one read in practice
+                    }
+                    if (sequenceOf(channel, sequence, newestAt) == newest) {
+                        return parse(page);
+                    }
                 }
                 Thread.yield();
             }
@@ -148,9 +165,9 @@ public final class HeartbeatFile {
         return Optional.empty();
     }
 
-    private static long sequenceOf(FileChannel channel, ByteBuffer buffer) throws IOException {
+    private static long sequenceOf(FileChannel channel, ByteBuffer buffer, long slotAt) throws IOException {
         buffer.clear();
-        channel.read(buffer, SEQUENCE_AT);
+        channel.read(buffer, slotAt + SEQUENCE_AT);
         return buffer.getLong(0);
     }
 

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.mpi.launch.HeartbeatFile.HeartbeatSnapshot;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -164,27 +165,43 @@ class HeartbeatTest {
         }
     }
 
-    /** The seqlock: while the sequence is odd the rank is writing, and the reader takes nothing from that page. */
+    /**
+     * The seqlock over two copies: a copy whose sequence is odd is being written and the reader takes nothing from it,
+     * but the other copy, the state before that write: a rank killed in the middle of a write leaves a readable
+     * heartbeat, one beat old.
+     */
     @Test
-    void aBeatBeingWrittenIsNeverRead() throws Exception {
+    void aCopyBeingWrittenIsNeverReadAndTheOtherHoldsTheBeatBefore() throws Exception {
         try (Heartbeat beat = Heartbeat.forRank(env(dir), 6)) {
             beat.start(1, 10, 10, true, false, HeartbeatFile.Restore.NONE, 0);
+            beat.beat(6);
             beat.beat(7);
         }
         Path file = HeartbeatFile.file(dir, 6);
         assertEquals(7, HeartbeatFile.read(dir, 6).orElseThrow().iteration());
         try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            ByteBuffer sequence = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
-            channel.read(sequence, HeartbeatFile.SEQUENCE_AT);
-            long even = sequence.getLong(0);
-            assertEquals(0, even & 1, "a finished write leaves the sequence even");
-            channel.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, even + 1),
-                    HeartbeatFile.SEQUENCE_AT);
-            assertTrue(HeartbeatFile.read(dir, 6).isEmpty(), "a page in the middle of a write was read");
-            channel.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, even + 2),
-                    HeartbeatFile.SEQUENCE_AT);
+            long[] sequences = new long[HeartbeatFile.SLOTS];
+            for (int slot = 0; slot < HeartbeatFile.SLOTS; slot++) {
+                ByteBuffer sequence = ByteBuffer.allocate(8).order(ByteOrder.nativeOrder());
+                channel.read(sequence, (long) slot * HeartbeatFile.BYTES + HeartbeatFile.SEQUENCE_AT);
+                sequences[slot] = sequence.getLong(0);
+                assertEquals(0, sequences[slot] & 1, "a finished write leaves the sequence even");
+            }
+            int newest = sequences[0] > sequences[1] ? 0 : 1;
+            assertEquals(2, Math.abs(sequences[0] - sequences[1]), "the copies are one write apart");
+            setSequence(channel, newest, sequences[newest] + 1);
+            assertEquals(6, HeartbeatFile.read(dir, 6).orElseThrow().iteration(), "the copy before the write");
+            setSequence(channel, 1 - newest, sequences[1 - newest] + 1);
+            assertTrue(HeartbeatFile.read(dir, 6).isEmpty(), "a copy in the middle of a write was read");
+            setSequence(channel, 1 - newest, sequences[1 - newest]);
+            setSequence(channel, newest, sequences[newest] + 2);
             assertEquals(7, HeartbeatFile.read(dir, 6).orElseThrow().iteration());
         }
+    }
+
+    private static void setSequence(FileChannel channel, int slot, long value) throws IOException {
+        channel.write(ByteBuffer.allocate(8).order(ByteOrder.nativeOrder()).putLong(0, value),
+                (long) slot * HeartbeatFile.BYTES + HeartbeatFile.SEQUENCE_AT);
     }
 
     @Test
@@ -194,7 +211,7 @@ class HeartbeatTest {
             none.beat(1);
         }
         assertTrue(HeartbeatFile.read(dir, 0).isEmpty(), "no file, no heartbeat");
-        Files.write(HeartbeatFile.file(dir, 2), new byte[HeartbeatFile.BYTES]);
+        Files.write(HeartbeatFile.file(dir, 2), new byte[HeartbeatFile.SLOTS * HeartbeatFile.BYTES]);
         assertTrue(HeartbeatFile.read(dir, 2).isEmpty(), "a page without the magic is not a heartbeat");
         Files.write(HeartbeatFile.file(dir, 4), new byte[7]);
         assertTrue(HeartbeatFile.read(dir, 4).isEmpty(), "a file of the wrong size is not a heartbeat");
