@@ -19,7 +19,7 @@ import java.util.Optional;
  * sequence. Native byte order (writer and reader share the node):
  *
  * <pre>
- *   0 int   magic 'LZHB'          4 int  version 6
+ *   0 int   magic 'LZHB'          4 int  version 7
  *   8 long  sequence (odd while the rank writes)
  *  16 long  last beat, epoch milliseconds
  *  24 int   iteration begun       28 int  first iteration of this start
