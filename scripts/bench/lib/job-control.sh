@@ -28,34 +28,27 @@ status_dir() {
   done
 }
 
-# heartbeat_copy FILE: where the newest complete copy of a heartbeat's page begins (dev.lazarus.mpi.launch.HeartbeatFile
-# holds two copies of 456 bytes, written in turn; the one whose sequence, at 8, is even and higher); 0 by default
-heartbeat_copy() {
-  local s0 s1
-  s0=$({ od -An -t d8 -j 8 -N 8 "$1" 2>/dev/null || true; } | tr -d ' ')
-  s1=$({ od -An -t d8 -j 464 -N 8 "$1" 2>/dev/null || true; } | tr -d ' ')
-  if [ -n "$s1" ] && [ $((s1 % 2)) = 0 ] && { [ -z "$s0" ] || [ $((s0 % 2)) = 1 ] || [ "$s1" -gt "$s0" ]; }; then
-    echo 456
-  else
-    echo 0
-  fi
+# heartbeat_field FILE OFFSET BYTES: an unsigned int (4) or long (8) at OFFSET in the newest complete copy of a
+# heartbeat's page, 0 while there is none (dev.lazarus.mpi.launch.HeartbeatFile: two copies of 456 bytes written in
+# turn, each with its sequence at 8; the newest has the higher even one). One od over the file: it is polled every
+# 10 ms while the measured job runs.
+heartbeat_field() {
+  { od -An -v -t u4 -w4 "$1" 2>/dev/null || true; } | awk -v off="$2" -v n="$3" '{w[NR - 1] = $1}
+    END {
+      if (NR != 228) { print 0; exit }
+      s0 = w[3] * 4294967296 + w[2]; s1 = w[117] * 4294967296 + w[116]
+      i = (s1 % 2 == 0 && (s0 % 2 == 1 || s1 > s0) ? 114 : 0) + off / 4
+      printf "%.0f\n", n == 8 ? w[i + 1] * 4294967296 + w[i] : w[i]
+    }'
 }
 
 # heartbeat_int DIR OFFSET [RANK]: an int of a rank's heartbeat, rank 0's by default
-# (dev.lazarus.mpi.launch.HeartbeatFile: 24 the iteration begun, 32 the iterations); 0 while there is none
-heartbeat_int() {
-  local file="$1/rank-${3:-0}.heartbeat"
-  { od -An -t d4 -j $(($(heartbeat_copy "$file") + $2)) -N 4 "$file" 2>/dev/null || true; } | tr -d ' ' | grep . \
-    || echo 0
-}
+# (24 the iteration begun, 32 the iterations); 0 while there is none
+heartbeat_int() { heartbeat_field "$1/rank-${3:-0}.heartbeat" "$2" 4; }
 
 # heartbeat_long DIR OFFSET [RANK]: a long of a rank's heartbeat (16 the last beat, epoch ms; 48 the set-up, 256 the
 # restore, nanoseconds); 0 while there is none
-heartbeat_long() {
-  local file="$1/rank-${3:-0}.heartbeat"
-  { od -An -t d8 -j $(($(heartbeat_copy "$file") + $2)) -N 8 "$file" 2>/dev/null || true; } | tr -d ' ' | grep . \
-    || echo 0
-}
+heartbeat_long() { heartbeat_field "$1/rank-${3:-0}.heartbeat" "$2" 8; }
 
 beats=""
 at_iteration() { # waits until rank 0 begins iteration $1 of the launch, or the command ended

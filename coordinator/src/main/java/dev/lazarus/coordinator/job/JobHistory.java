@@ -84,15 +84,6 @@ final class JobHistory {
     /**
      * Records a launch's end and what its heartbeats measured.
      *
-     * @param sources the bytes of the versions the launch could restore ({@link RestoreSources#bytes})
-     */
-    void launched(LaunchOutcome outcome, VersionBytes sources) {
-        launched(outcome, 0, sources);
-    }
-
-    /**
-     * Records a launch's end and what its heartbeats measured.
-     *
      * @param startedMillis when the launch began, epoch milliseconds (0: not known): the start of a failure's
      *                      downtime when the failed launch's ranks gave no sign of life at all
      * @param sources       the bytes of the versions the launch could restore ({@link RestoreSources#bytes})

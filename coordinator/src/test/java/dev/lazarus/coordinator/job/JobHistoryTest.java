@@ -41,10 +41,10 @@ class JobHistoryTest {
         JobHistory history = new JobHistory();
         // Rank 1's node lost its RAM disk: it read L1 after a rebuild from L2 (level 2) in 0.5 s, rank 0 L1 in 0.1 s.
         history.launched(launchWith(new Restore(50, 1, 100_000_000L), new Restore(50, 2, 500_000_000L)),
-                JobHistoryTest::catalog);
+                0, JobHistoryTest::catalog);
         assertEquals(Map.of(Level.L2, GIB / 0.5), history.restoreBytesPerSecond());
         history.launched(launchWith(new Restore(50, 3, 1_000_000_000L), new Restore(50, 3, 4_000_000_000L)),
-                JobHistoryTest::catalog);
+                0, JobHistoryTest::catalog);
         assertEquals(2 * GIB / 4.0, history.restoreBytesPerSecond().get(Level.L3), 1e-6, "2 GiB in the slowest 4 s");
         assertEquals(GIB / 0.5, history.restoreBytesPerSecond().get(Level.L2), 1e-6, "kept");
     }
@@ -52,11 +52,11 @@ class JobHistoryTest {
     @Test
     void nothingIsMeasuredWithoutARestoreOrWithoutTheVersionsBytes() {
         JobHistory history = new JobHistory();
-        history.launched(launchWith(Restore.NONE, Restore.NONE), JobHistoryTest::catalog);
+        history.launched(launchWith(Restore.NONE, Restore.NONE), 0, JobHistoryTest::catalog);
         history.launched(launchWith(new Restore(70, 1, 100_000_000L), new Restore(70, 1, 100_000_000L)),
-                JobHistoryTest::catalog);
+                0, JobHistoryTest::catalog);
         history.launched(launchWith(new Restore(50, 1, 100_000_000L), new Restore(40, 1, 100_000_000L)),
-                JobHistoryTest::catalog);
+                0, JobHistoryTest::catalog);
         assertTrue(history.restoreBytesPerSecond().isEmpty(), "no start from the beginning, a version the catalog"
                 + " no longer lists or ranks that disagree measures a bandwidth: " + history.restoreBytesPerSecond());
     }
@@ -66,7 +66,7 @@ class JobHistoryTest {
         JobHistory history = new JobHistory();
         history.seed(0, 0, null, Map.of("L1", 3e9, "L7", 1.0, "L3", -1.0));
         assertEquals(Map.of(Level.L1, 3e9), history.restoreBytesPerSecond(), "unknown levels and nonsense dropped");
-        history.launched(launchWith(new Restore(50, 1, 250_000_000L)), JobHistoryTest::catalog);
+        history.launched(launchWith(new Restore(50, 1, 250_000_000L)), 0, JobHistoryTest::catalog);
         assertEquals(GIB / 0.25, history.restoreBytesPerSecond().get(Level.L1), 1e-6);
     }
 
@@ -93,17 +93,17 @@ class JobHistoryTest {
     void aFailuresDowntimeRunsFromTheFailedLaunchsLastBeatToTheNextLaunchsSlowestMainLoop() {
         JobHistory history = new JobHistory();
         history.launched(crashedWith(List.of(timed(1_000_000L, 990_000L), timed(1_000_400L, 990_000L))),
-                JobHistoryTest::catalog);
+                0, JobHistoryTest::catalog);
         history.failed(new JobHistory.Failure(1, "rank crash", null, 50, 0));
         assertTrue(Double.isNaN(history.failures().getFirst().downSeconds()), "not back at work yet");
         // Rank 0 began its main loop at +3.6 s, rank 1 (the slowest) at +4.6 s after rank 1's last beat.
         history.launched(crashedWith(List.of(timed(1_010_000L, 1_004_000L), timed(1_010_000L, 1_005_000L))),
-                JobHistoryTest::catalog);
+                0, JobHistoryTest::catalog);
         assertEquals(4.6, history.failures().getFirst().downSeconds(), 1e-9);
         history.failed(new JobHistory.Failure(2, "rank crash", null, 50, 0));
         // The third launch's rank 1 never reached its main loop: the second failure's downtime stays unknown.
         history.launched(crashedWith(List.of(timed(1_020_000L, 1_019_000L), Optional.empty())),
-                JobHistoryTest::catalog);
+                0, JobHistoryTest::catalog);
         assertTrue(Double.isNaN(history.failures().get(1).downSeconds()), history.failures().toString());
         assertEquals(4.6, history.failures().getFirst().downSeconds(), 1e-9, "the first one's is kept");
     }

@@ -27,23 +27,27 @@ import java.util.Map;
  * <p>Without a status directory (tests, a rank started by hand) every method does nothing.
  */
 public final class Heartbeat implements AutoCloseable {
-    private static final Heartbeat NONE = new Heartbeat(null, null, null);
+    private static final Heartbeat NONE = new Heartbeat(null, null);
     /** How often a beat writes the page back to the file. */
     private static final long FORCE_EVERY_NANOS = 1_000_000_000L;
 
     private final Arena arena;
-    /** Both copies of the page ({@link HeartbeatFile#SLOTS}). */
+    /** The whole file: both copies of the page ({@link HeartbeatFile#SLOTS}). */
     private final MemorySegment file;
+    private final MemorySegment first;
+    private final MemorySegment second;
     /** The copy holding the newest complete state; during a write, the copy being written. */
     private MemorySegment page;
     private long lastBeatNanos;
     private long lastForceNanos;
     private int durations;
 
-    private Heartbeat(Arena arena, MemorySegment file, MemorySegment page) {
+    private Heartbeat(Arena arena, MemorySegment file) {
         this.arena = arena;
         this.file = file;
-        this.page = page;
+        this.first = file == null ? null : file.asSlice(0, HeartbeatFile.BYTES);
+        this.second = file == null ? null : file.asSlice(HeartbeatFile.BYTES, HeartbeatFile.BYTES);
+        this.page = first;
     }
 
     /** A heartbeat that records nothing. */
@@ -91,7 +95,7 @@ public final class Heartbeat implements AutoCloseable {
             page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
             // The second copy starts as the first (sequence 0 both): a reader takes either.
             MemorySegment.copy(page, 0, copies, HeartbeatFile.BYTES, HeartbeatFile.BYTES);
-            return new Heartbeat(arena, copies, page);
+            return new Heartbeat(arena, copies);
         } catch (IOException | RuntimeException e) {
             arena.close();
             throw e;
@@ -280,8 +284,7 @@ public final class Heartbeat implements AutoCloseable {
      * main loop (no NVM restart offered; seen in CI).
      */
     private long beginWrite() {
-        MemorySegment target = page.address() == file.address()
-                ? file.asSlice(HeartbeatFile.BYTES, HeartbeatFile.BYTES) : file.asSlice(0, HeartbeatFile.BYTES);
+        MemorySegment target = page == first ? second : first;
         long seq = page.get(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT) + 1;
         target.set(ValueLayout.JAVA_LONG, HeartbeatFile.SEQUENCE_AT, seq);
         VarHandle.storeStoreFence();
