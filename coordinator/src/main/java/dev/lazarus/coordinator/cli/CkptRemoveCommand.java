@@ -56,6 +56,7 @@ final class CkptRemoveCommand implements Callable<Integer> {
                 }
             }
             if (which.all && Files.isDirectory(level.root().resolve(levels.job))) {
+                level.directory().deleteSpareDataFiles(); // L1's: data files kept for the ranks' next versions
                 Files.deleteIfExists(level.root().resolve(levels.job));
             }
         }

@@ -224,6 +224,13 @@ class CkptCommandTest {
         Run none = lazarus("ckpt", "rm", "--job", "heat", "--version", "2");
         assertEquals(2, none.status());
         assertEquals("lazarus: nothing to delete: job heat has no version 2 on the levels\n", none.err());
+
+        // A rank's spare data file (a pruned version's, kept for its next one) goes with the job; other files stay.
+        Files.write(l1.spareDataFile(1), new byte[4096]);
+        Run all = lazarus("ckpt", "rm", "--job", "heat", "--all");
+        assertEquals(0, all.status(), all.err());
+        assertFalse(Files.exists(l1.spareDataFile(1)));
+        assertFalse(Files.exists(dir.resolve("l1").resolve("heat")), "the job's L1 directory is gone");
     }
 
     @Test

@@ -68,6 +68,8 @@ import java.util.function.Consumer;
 public final class Checkpoints implements AutoCloseable {
     /** Decides the order of versions and levels a restart tries, and which lost nodes L2 can rebuild. */
     private static final RecoveryPolicy POLICY = FixedOrderPolicy.INSTANCE;
+    /** The drain thread's name for L3 pruning, which it runs after the drains queued before. */
+    private static final String L3_RETENTION = "L3 retention";
     private final Comm comm;
     private final CheckpointSettings settings;
     private final CheckpointDirectory l1;
@@ -112,7 +114,8 @@ public final class Checkpoints implements AutoCloseable {
         this.comm = comm;
         this.settings = settings;
         this.log = log;
-        this.l1 = new CheckpointDirectory(settings.l1Directory(), settings.jobId());
+        // L1 is a RAM disk: a pruned version's pages are overwritten by the next version instead of freed.
+        this.l1 = new CheckpointDirectory(settings.l1Directory(), settings.jobId(), true);
         this.l3 = settings.pfsDirectory().map(root -> new CheckpointDirectory(root, settings.jobId())).orElse(null);
         this.scanner = WrittenPageScanners.open();
         // Rank 0 says what increments are built on; any rank without the pre-filter says why it hashes every page.
@@ -130,9 +133,6 @@ public final class Checkpoints implements AutoCloseable {
         if (comm.rank() == 0 && l3Drain.byNodeDaemon()) {
             log.accept("rank 0: L3 drains run in the node daemons, each for its node's ranks, at background priority");
         }
-        // A rank whose node daemon drains its files to L3 learns of each drain from the leader, through the agreement.
-        this.pfsRetention = new PfsRetention(l3, comm.rank(), settings.pfsKeep(), log,
-                l3Drain.byNodeDaemon() && !nodes.isLeader(comm.rank()));
         List<DrainTarget> targets = new ArrayList<>();
         if (l2.encodes()) {
             targets.add(new L2Target(l2, settings.l2Every()));
@@ -144,6 +144,14 @@ public final class Checkpoints implements AutoCloseable {
                     settings.pfsDirect()));
         }
         this.drain = new DrainAgent(targets, this::drained);
+        // A rank whose node daemon drains its files to L3 learns of each drain from the leader, through the agreement.
+        // Its L3 pruning runs on the drain thread, after the drains queued before it.
+        this.pfsRetention = new PfsRetention(l3, comm.rank(), settings.pfsKeep(), log,
+                l3Drain.byNodeDaemon() && !nodes.isLeader(comm.rank()),
+                pruning -> drain.submitOnce(L3_RETENTION, complete.getLast(), version -> {
+                    pruning.run();
+                    return 0;
+                }));
         // The drain is the checkpointing core: its copies yield the CPU and the disk to the ranks.
         this.drainRunner = new AgentRunner(drain, 1_000_000, e -> log.accept("drain: " + e)).background().start();
         this.hook = checkpointer::markReceived;
@@ -285,6 +293,8 @@ public final class Checkpoints implements AutoCloseable {
      * @param l2Rebuild whether a node that lost its L1 files rebuilds them from its set; without, its ranks read L3
      */
     public OptionalLong restart(long atMost, boolean l2Rebuild) {
+        // A rollback in the same run: no drain or L3 pruning may still be changing the levels the restore reads.
+        awaitEveryDrain();
         this.l2Rebuild = l2Rebuild;
         List<VersionPass> passes = POLICY.versionPasses();
         for (VersionPass pass : atMost < 0 ? List.<VersionPass>of() : passes) {
@@ -725,14 +735,16 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * Deletes this rank's files of every version on every level, after a finished run: the next run of the job
-     * starts fresh, as it does after EasyCrash releases the heap. Waits for every rank's drain first; collective.
+     * Deletes this rank's files of every version on every level, and its spare L1 data file, after a finished run: the
+     * next run of the job starts fresh, as it does after EasyCrash releases the heap. Waits for every rank's drain
+     * first; collective.
      */
     public void release() throws IOException {
         awaitEveryDrain();
         for (CheckpointDirectory level : levels()) {
             Retention.prune(level, comm.rank(), List.of());
         }
+        Files.deleteIfExists(l1.spareDataFile(comm.rank())); // what pruning L1 just kept for a next version
         l2.release();
         complete.clear();
     }

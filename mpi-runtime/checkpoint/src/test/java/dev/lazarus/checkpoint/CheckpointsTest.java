@@ -44,6 +44,37 @@ class CheckpointsTest {
         return new CheckpointSettings(p, Map.of()).conclude("app");
     }
 
+    /**
+     * L1 retention keeps a pruned version's data file as the rank's spare, which the next version overwrites (the
+     * same inode); releasing the job after a finished run deletes the spare with the versions.
+     */
+    @Test
+    void prunedL1DataFilesAreOverwrittenByTheNextVersionAndReleasedWithTheJob(@TempDir Path dir) throws Exception {
+        CheckpointSettings s = settings(dir, CheckpointSettings.PFS_DIR, "off", CheckpointSettings.FULL_EVERY, "1");
+        CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), "app");
+        double[] x = new double[100_000];
+        try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, this::log)) {
+            ckpt.protect("x", x);
+            ckpt.checkpoint(1);
+            Object first = Files.getAttribute(l1.dataFile(1, 0), "unix:ino");
+            ckpt.checkpoint(2);
+            ckpt.checkpoint(3); // keeps 2 and 3: version 1's data file becomes the spare
+            assertEquals(List.of(2L, 3L), l1.versions());
+            assertEquals(first, Files.getAttribute(l1.spareDataFile(0), "unix:ino"));
+            Arrays.fill(x, 4);
+            ckpt.checkpoint(4);
+            assertEquals(first, Files.getAttribute(l1.dataFile(4, 0), "unix:ino"));
+            Arrays.fill(x, 0);
+            assertEquals(OptionalLong.of(4), ckpt.restart());
+            assertEquals(4, x[x.length - 1]);
+            assertTrue(Files.exists(l1.spareDataFile(0)), "version 2's file is the spare now");
+            ckpt.release();
+        }
+        try (var left = Files.list(dir.resolve("l1").resolve("app"))) {
+            assertEquals(List.of(), left.toList());
+        }
+    }
+
     @Test
     void restartPrefersL1AndFallsBackToThePfs(@TempDir Path dir) throws Exception {
         CheckpointSettings s = settings(dir, CheckpointSettings.PFS_EVERY, "2");

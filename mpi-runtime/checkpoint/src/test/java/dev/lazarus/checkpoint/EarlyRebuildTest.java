@@ -48,10 +48,11 @@ class EarlyRebuildTest {
         return dir.resolve("l1-node" + rank);
     }
 
+    /** A version changes the first third of the elements only: version 2 is an increment of version 1. */
     private static double[] state(int rank, long version) {
         double[] x = new double[300_000];
         for (int i = 0; i < x.length; i++) {
-            x[i] = rank * 1e6 + version * 1e3 + i;
+            x[i] = rank * 1e6 + (i < x.length / 3 ? version * 1e3 : 0) + i;
         }
         return x;
     }

@@ -71,7 +71,8 @@ public final class Retention {
     }
 
     /**
-     * Deletes one rank's files of a version, marking the version retired first ({@link
+     * Deletes one rank's files of a version (its data file kept as the rank's spare where the directory recycles
+     * them, {@link CheckpointDirectory#discardDataFile}), marking the version retired first ({@link
      * CheckpointDirectory#retiredMarker}): a crash part way through pruning, after some ranks' files went and
      * others' did not, then leaves a version the catalog reports as being pruned, not as damaged, and that restart
      * passes over. The directory goes with its last rank's files.
@@ -92,7 +93,7 @@ public final class Retention {
             // another rank of this node started first
         }
         Files.deleteIfExists(manifest); // the manifest first: without it the data is an unfinished write
-        Files.deleteIfExists(data);
+        directory.discardDataFile(version, rank);
         directory.deleteVersionIfEmpty(version);
         return true;
     }

@@ -124,6 +124,22 @@ public final class SecureFiles {
         return open(file, WRITE, FILE_MODE);
     }
 
+    /**
+     * Opens an existing file for writing without truncating it, so that its pages are overwritten rather than
+     * allocated anew; never through a link.
+     */
+    public static FileChannel openExistingForWrite(Path file) throws IOException {
+        return open(file, Set.of(StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS));
+    }
+
+    /**
+     * @return whether no other open file description, in this process or another, refers to {@code file}, as far
+     *         as Linux's leases tell (false where they cannot be taken: see {@link NativeFiles#unopenedElsewhere})
+     */
+    public static boolean unopenedElsewhere(Path file) {
+        return NativeFiles.unopenedElsewhere(file);
+    }
+
     /** Opens a file for reading; never through a link. */
     public static FileChannel openForRead(Path file) throws IOException {
         return open(file, READ);

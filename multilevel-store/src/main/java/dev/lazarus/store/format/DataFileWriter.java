@@ -6,13 +6,17 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.zip.CRC32C;
 
 /**
  * Appends chunks of variables to a rank's data file, checksumming each, and records them in a {@link ChunkTable}.
  * Native memory goes to the file without a copy; heap memory is staged through one reused direct buffer. A writer
- * for a slower level may write with O_DIRECT instead ({@link DirectFileOutput}), where the file system takes it.
+ * for a slower level may write with O_DIRECT instead ({@link DirectFileOutput}), where the file system takes it; one
+ * on a RAM disk may overwrite a spare file in place ({@link #overwritingSpare}).
  */
 public final class DataFileWriter implements AutoCloseable {
     private final Path file;
@@ -22,6 +26,8 @@ public final class DataFileWriter implements AutoCloseable {
     private final ChunkTable chunks = new ChunkTable();
     private final CRC32C crc = new CRC32C();
     private final StagingBuffer staging = new StagingBuffer();
+    /** Whether the file was a spare, overwritten in place: cut to what was written before it is forced. */
+    private final boolean overwrites;
     private long position;
 
     /** Creates (0600) or truncates the data file; a link at its name is refused, never followed. */
@@ -38,6 +44,31 @@ public final class DataFileWriter implements AutoCloseable {
         this.file = file;
         this.direct = tryDirect ? DirectFileOutput.open(file) : null;
         this.channel = direct == null ? SecureFiles.openForWrite(file) : null;
+        this.overwrites = false;
+    }
+
+    private DataFileWriter(Path file, FileChannel overwritten) {
+        this.file = file;
+        this.direct = null;
+        this.channel = overwritten;
+        this.overwrites = true;
+    }
+
+    /**
+     * A writer of {@code file} that takes over {@code spare}, a data file no longer needed, when there is one and
+     * nothing else has it open (not even a reader that opened it under its version's name before it was pruned):
+     * the spare is renamed to {@code file} and overwritten in place, so its pages are reused instead of allocated
+     * and zeroed anew. Otherwise the spare, if any, is deleted and {@code file} created as by the constructor.
+     * A link at either name is refused, never followed.
+     */
+    public static DataFileWriter overwritingSpare(Path file, Path spare) throws IOException {
+        if (Files.isRegularFile(spare, LinkOption.NOFOLLOW_LINKS) && SecureFiles.unopenedElsewhere(spare)) {
+            SecureFiles.refuseLink(file);
+            Files.move(spare, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return new DataFileWriter(file, SecureFiles.openExistingForWrite(file));
+        }
+        Files.deleteIfExists(spare);
+        return new DataFileWriter(file);
     }
 
     /** @return whether this writer bypasses the page cache (O_DIRECT) */
@@ -109,6 +140,9 @@ public final class DataFileWriter implements AutoCloseable {
             if (direct != null) {
                 direct.finish();
             } else {
+                if (overwrites) {
+                    channel.truncate(position); // the spare may have been longer
+                }
                 channel.force(false);
             }
         } catch (IOException e) {

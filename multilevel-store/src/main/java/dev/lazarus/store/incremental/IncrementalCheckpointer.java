@@ -26,7 +26,7 @@ import java.util.Set;
  * One rank's hash-based incremental checkpointing (libhashckpt): pages written since the last checkpoint (the
  * pre-filter) and ranges MPI received are hashed in blocks, and only blocks whose 128-bit hash changed are written,
  * with a manifest naming the version they increment. Every {@code fullEvery}-th version is full, which bounds the
- * chain a restart must compose.
+ * chain a restart must compose, and so is a version in which more than half of the bytes changed.
  *
  * <p>Used by one thread, the rank's. The checkpoint is taken while the application waits, so the memory does not
  * change under the hash.
@@ -135,7 +135,7 @@ public final class IncrementalCheckpointer implements AutoCloseable {
         long hashed = findChangedBlocks();
         long hashedAt = System.nanoTime();
         boolean full = lastVersion == ManifestLayout.NO_PARENT || incrementsSinceFull + 1 >= fullEvery
-                || changedRuns() > ManifestLayout.MAX_CHUNKS
+                || mostlyChanged() || changedRuns() > ManifestLayout.MAX_CHUNKS
                 || !Files.exists(directory.manifestFile(lastVersion, rank));
         long parent = full ? ManifestLayout.NO_PARENT : lastVersion;
         try {
@@ -216,6 +216,21 @@ public final class IncrementalCheckpointer implements AutoCloseable {
         return hashed;
     }
 
+    /**
+     * Whether more than half of the protected bytes changed: the increment would then save less than half a full
+     * version's write, while every later restore would read its parent chain too (and an increment of everything
+     * writes as many bytes as the full version, in more pieces). The hashes are known by now, so this costs nothing.
+     */
+    private boolean mostlyChanged() {
+        long changed = 0;
+        long all = 0;
+        for (TrackedRegion region : regions) {
+            changed += region.changedBytes();
+            all += region.byteSize();
+        }
+        return changed > all / 2;
+    }
+
     private long changedRuns() {
         long runs = 0;
         for (TrackedRegion region : regions) {
@@ -234,7 +249,9 @@ public final class IncrementalCheckpointer implements AutoCloseable {
     private Written write(long version, long parent) throws IOException {
         directory.createVersion(version);
         List<Variable> variables = regions.stream().map(r -> r.region.variable()).toList();
-        try (DataFileWriter data = new DataFileWriter(directory.dataFile(version, rank))) {
+        try (DataFileWriter data = directory.recyclesDataFiles()
+                ? DataFileWriter.overwritingSpare(directory.dataFile(version, rank), directory.spareDataFile(rank))
+                : new DataFileWriter(directory.dataFile(version, rank))) {
             for (int v = 0; v < regions.size(); v++) {
                 TrackedRegion region = regions.get(v);
                 if (parent == ManifestLayout.NO_PARENT) {

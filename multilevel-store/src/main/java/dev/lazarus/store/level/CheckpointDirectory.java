@@ -8,7 +8,10 @@ import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -34,22 +37,96 @@ import java.util.regex.Pattern;
 public final class CheckpointDirectory {
     private static final Pattern VERSION_DIRECTORY = Pattern.compile("v(\\d{12})");
     private static final Pattern MANIFEST = Pattern.compile("rank-(\\d{1,8})\\.manifest");
+    private static final Pattern SPARE = Pattern.compile("spare-rank-\\d{1,8}\\.data");
     /** Name of the {@link #retiredMarker}. */
     public static final String RETIRED = "retired";
 
     private final Path root;
     private final String job;
     private final Path jobDirectory;
+    private final boolean recyclesDataFiles;
 
     /**
      * @param root the level's root directory
      * @param job  the job id, validated
      */
     public CheckpointDirectory(Path root, String job) {
+        this(root, job, false);
+    }
+
+    /**
+     * @param root              the level's root directory
+     * @param job               the job id, validated
+     * @param recyclesDataFiles whether a pruned version's data file is kept as its rank's {@link #spareDataFile},
+     *                          whose pages the rank's next data file overwrites: on a RAM disk that spares the
+     *                          allocation and zeroing of every page (and, in a virtual machine, the host's fault
+     *                          behind each page the guest touches anew)
+     */
+    public CheckpointDirectory(Path root, String job, boolean recyclesDataFiles) {
         JobId.check(job);
         this.root = root;
         this.job = job;
         this.jobDirectory = root.resolve(job);
+        this.recyclesDataFiles = recyclesDataFiles;
+    }
+
+    /** @return whether pruned data files are kept as spares for the next ones (see the constructor) */
+    public boolean recyclesDataFiles() {
+        return recyclesDataFiles;
+    }
+
+    /**
+     * @return the file a rank's pruned data file is kept as, when this directory recycles them: in the job's
+     *         directory, outside every version
+     */
+    public Path spareDataFile(int rank) {
+        return jobDirectory.resolve("spare-rank-" + checkRank(rank) + ".data");
+    }
+
+    /**
+     * Deletes every rank's spare data file in the job's directory (a job removed whole leaves none behind); files of
+     * other names, links and directories are left alone.
+     *
+     * @throws UnsafePathException if the job's directory is a link or not the running user's
+     */
+    public void deleteSpareDataFiles() throws IOException {
+        if (!SecureFiles.checkOwnDirectory(jobDirectory)) {
+            return;
+        }
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(jobDirectory)) {
+            for (Path entry : entries) {
+                if (SPARE.matcher(entry.getFileName().toString()).matches()
+                        && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
+                    Files.deleteIfExists(entry);
+                }
+            }
+        }
+    }
+
+    /**
+     * Removes a rank's data file of a version: deleted, or, when this directory recycles data files, kept as the
+     * rank's spare unless the spare already held is at least as large (then deleted). Missing: nothing happens.
+     */
+    public void discardDataFile(long version, int rank) throws IOException {
+        Path data = dataFile(version, rank);
+        if (!recyclesDataFiles) {
+            Files.deleteIfExists(data);
+            return;
+        }
+        Path spare = spareDataFile(rank);
+        try {
+            BasicFileAttributes candidate = Files.readAttributes(data, BasicFileAttributes.class,
+                    LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes held = Files.exists(spare, LinkOption.NOFOLLOW_LINKS)
+                    ? Files.readAttributes(spare, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS) : null;
+            if (!candidate.isRegularFile() || held != null && held.isRegularFile() && held.size() >= candidate.size()) {
+                Files.delete(data);
+            } else {
+                Files.move(data, spare, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (NoSuchFileException e) {
+            // already gone
+        }
     }
 
     public Path root() {

@@ -55,6 +55,48 @@ class DataFileWriterTest {
         }
     }
 
+    /**
+     * A spare that nothing else has open is taken over: renamed to the new file and overwritten in place. One that a
+     * reader still has open (as a drain or a partner's rebuild might, under its old name) is never overwritten: it
+     * is deleted, and the reader still sees its old bytes; the new file is a fresh one.
+     */
+    @Test
+    void aSpareIsOverwrittenOnlyWhenNothingElseHasItOpen() throws IOException {
+        byte[] old = new byte[3 * 4096];
+        new Random(3).nextBytes(old);
+        byte[] next = new byte[2 * 4096 + 5];
+        new Random(4).nextBytes(next);
+        Path spare = dir.resolve("spare.data");
+        Files.write(spare, old);
+        Object inode = Files.getAttribute(spare, "unix:ino");
+        Path taken = dir.resolve("v2.data");
+        writeWhole(DataFileWriter.overwritingSpare(taken, spare), next);
+        assertFalse(Files.exists(spare));
+        assertEquals(inode, Files.getAttribute(taken, "unix:ino"), "the spare's inode is reused");
+        assertArrayEquals(next, Files.readAllBytes(taken), "cut to what was written");
+
+        Files.write(spare, old);
+        Object openInode = Files.getAttribute(spare, "unix:ino");
+        try (var reader = java.nio.channels.FileChannel.open(spare)) {
+            Path fresh = dir.resolve("v3.data");
+            writeWhole(DataFileWriter.overwritingSpare(fresh, spare), next);
+            assertFalse(Files.exists(spare));
+            assertFalse(openInode.equals(Files.getAttribute(fresh, "unix:ino")), "an open spare is not reused");
+            assertArrayEquals(next, Files.readAllBytes(fresh));
+            java.nio.ByteBuffer seen = java.nio.ByteBuffer.allocate(old.length);
+            reader.read(seen, 0);
+            assertArrayEquals(old, seen.array(), "the reader's file is untouched");
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(fresh)));
+        }
+    }
+
+    private static void writeWhole(DataFileWriter writer, byte[] bytes) throws IOException {
+        try (writer) {
+            writer.appendChunk(0, 0, MemorySegment.ofArray(bytes));
+            writer.force();
+        }
+    }
+
     @Test
     void anEmptyDirectFileStaysEmpty() throws IOException {
         Path file = dir.resolve("empty.data");

@@ -162,6 +162,80 @@ class IncrementalCheckpointerTest {
         }
     }
 
+    /**
+     * A version in which more than half of the bytes changed is written full (it starts a new chain), one with less
+     * stays an increment of the version before; both restore exactly.
+     */
+    @Test
+    void aVersionWithMostBytesChangedIsWrittenFull() throws IOException {
+        MemorySegment x = mapped("x", 256 * BLOCK);
+        fill(x, 3);
+        try (var ckpt = new IncrementalCheckpointer(l1, 0, 1, BLOCK, 100, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            assertTrue(ckpt.checkpoint(1).full());
+            changeBlocks(x, 129); // 129 of 256 blocks: just over half
+            CheckpointStats most = ckpt.checkpoint(2);
+            assertTrue(most.full(), "parent " + most.parentVersion());
+            assertEquals(x.byteSize(), most.dataBytes());
+            assertEquals(129L * BLOCK, most.blockLevelBytes());
+            byte[] v2 = x.toArray(ValueLayout.JAVA_BYTE);
+            changeBlocks(x, 128); // exactly half: not more
+            CheckpointStats half = ckpt.checkpoint(3);
+            assertEquals(2, half.parentVersion());
+            assertEquals(128L * BLOCK, half.dataBytes());
+            byte[] v3 = x.toArray(ValueLayout.JAVA_BYTE);
+
+            x.fill((byte) 0);
+            assertEquals(1, ChainRestorer.restore(l1, 2, 0, 1, ckpt.regions()).size());
+            assertArrayEquals(v2, x.toArray(ValueLayout.JAVA_BYTE));
+            x.fill((byte) 0);
+            assertEquals(2, ChainRestorer.restore(l1, 3, 0, 1, ckpt.regions()).size());
+            assertArrayEquals(v3, x.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
+    /** Changes one double in each of the first {@code blocks} blocks. */
+    private static void changeBlocks(MemorySegment x, int blocks) {
+        for (long block = 0; block < blocks; block++) {
+            long at = block * BLOCK;
+            x.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at, x.get(ValueLayout.JAVA_DOUBLE_UNALIGNED, at) + 1.0);
+        }
+    }
+
+    /**
+     * On a directory that recycles data files, a pruned version's data file becomes the rank's spare, and the next
+     * version overwrites it in place (the same inode, cut to its own length): every version restores exactly.
+     */
+    @Test
+    void aRecyclingDirectoryOverwritesThePrunedVersionsDataFile() throws IOException {
+        CheckpointDirectory recycling = new CheckpointDirectory(dir.resolve("l1r"), "job1", true);
+        MemorySegment x = mapped("x", 64 * BLOCK);
+        fill(x, 5);
+        try (var ckpt = new IncrementalCheckpointer(recycling, 0, 1, BLOCK, 1, new AllPagesScanner("all"))) {
+            ckpt.protect(ProtectedRegion.of("x", ElementType.DOUBLE, x));
+            ckpt.checkpoint(1);
+            Object firstFile = Files.getAttribute(recycling.dataFile(1, 0), "unix:ino");
+            fill(x, 6);
+            ckpt.checkpoint(2);
+            assertEquals(java.util.Set.of(1L), dev.lazarus.store.catalog.Retention.prune(recycling, 0, List.of(2L)));
+            Path spare = recycling.spareDataFile(0);
+            assertEquals(firstFile, Files.getAttribute(spare, "unix:ino"));
+            // A longer spare than the next version needs: the version is cut to its own length.
+            try (FileChannel grow = FileChannel.open(spare, StandardOpenOption.WRITE)) {
+                grow.write(java.nio.ByteBuffer.wrap(new byte[] {1}), x.byteSize() + 4096);
+            }
+            fill(x, 7);
+            ckpt.checkpoint(3);
+            byte[] v3 = x.toArray(ValueLayout.JAVA_BYTE);
+            assertFalse(Files.exists(spare));
+            assertEquals(firstFile, Files.getAttribute(recycling.dataFile(3, 0), "unix:ino"));
+            assertEquals(x.byteSize(), Files.size(recycling.dataFile(3, 0)));
+            x.fill((byte) 0);
+            ChainRestorer.restore(recycling, 3, 0, 1, ckpt.regions());
+            assertArrayEquals(v3, x.toArray(ValueLayout.JAVA_BYTE));
+        }
+    }
+
     @Test
     void preFilterLimitsHashingAndReceivedRangesAreHashedAnyway() throws IOException {
         MemorySegment x = mapped("x", 16 * 4096);
