@@ -32,6 +32,7 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -94,6 +95,10 @@ public final class Checkpoints implements AutoCloseable {
     private final LevelIncidents incidents = new LevelIncidents();
     private String restoredFrom = "";
     private Level deepestRestored;
+    /** This rank's time in reading and checking data files during the current version's restore attempt. */
+    private long readNanos;
+    /** The slowest rank's {@link #readNanos} of the last restored version. */
+    private long slowestReadNanos;
     /** Whether this run writes unverified versions (recovery invariant 2). */
     private boolean unverified;
     /** This rank's verified versions per level, kept whatever newer versions complete while {@link #unverified}. */
@@ -322,17 +327,17 @@ public final class Checkpoints implements AutoCloseable {
             }
             Level level = restoreAt(version);
             comm.idleBarrier(); // the ranks done first wait for the slowest one's read without taking its core
-            if (comm.allreduce(level != null ? 1L : 0L, ReduceOp.MIN) == 1L) {
-                boolean fromUnverified = comm.allreduce(restoredUnverified(version, level) ? 1L : 0L,
-                        ReduceOp.MAX) == 1L;
-                if (fromUnverified) {
+            RestoreOutcome outcome = agreeOnOutcome(version, level);
+            if (outcome.everyRankRestored()) {
+                if (outcome.fromUnverified()) {
                     log.accept("rank " + comm.rank() + ": version " + version + " was written by a run no"
                             + " acceptance check has passed yet, and no verified version can be restored: the"
                             + " versions this run writes are unverified too");
                 }
-                setUnverified(fromUnverified);
-                List<Level> used = levelsUsed(level);
+                setUnverified(outcome.fromUnverified());
+                List<Level> used = outcome.levelsUsed();
                 deepestRestored = used.getLast();
+                slowestReadNanos = outcome.slowestReadNanos();
                 restoredFrom = used.size() == 1 ? used.getFirst().name()
                         : String.join(", ", used.subList(0, used.size() - 1).stream().map(Level::name).toList())
                                 + " and " + used.getLast().name();
@@ -360,6 +365,7 @@ public final class Checkpoints implements AutoCloseable {
      * @return the level this rank restored from, or null
      */
     private Level restoreAt(long version) {
+        readNanos = 0;
         List<String> reasons = new ArrayList<>();
         // Before the rebuild, which writes the manifest on this node's leader (or began to, ahead of the set-up).
         boolean lostOnL1 = version == lostBeforeSetUp || !Files.exists(l1.manifestFile(version, comm.rank()));
@@ -437,17 +443,40 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * @return the levels the ranks restored from, in {@link Level} order, so the last is the deepest (the one that
-     *         bounds the restore's time); collective
+     * What every rank made of one version, in one all-reduce (a restore's collectives cost about a millisecond each
+     * with more ranks than cores, against a read of a tenth of a second); collective.
+     *
+     * @param mine the level this rank restored from, or null
      */
-    private List<Level> levelsUsed(Level mine) {
+    private RestoreOutcome agreeOnOutcome(long version, Level mine) {
+        Level[] levels = Level.values();
+        // All MAX: a rank that failed, one that read unverified, the slowest read, then one cell per level.
+        long[] cells = new long[3 + levels.length];
+        cells[0] = mine == null ? 1 : 0;
+        cells[1] = mine != null && restoredUnverified(version, mine) ? 1 : 0;
+        cells[2] = readNanos;
+        if (mine != null) {
+            cells[3 + mine.ordinal()] = 1;
+        }
+        comm.allreduce(cells, 0, cells, 0, cells.length, ReduceOp.MAX);
         List<Level> used = new ArrayList<>();
-        for (Level level : Level.values()) {
-            if (comm.allreduce(mine == level ? 1L : 0L, ReduceOp.MAX) == 1L) {
+        for (Level level : levels) {
+            if (cells[3 + level.ordinal()] == 1) {
                 used.add(level);
             }
         }
-        return used;
+        return new RestoreOutcome(cells[0] == 0, cells[1] == 1, used, cells[2]);
+    }
+
+    /**
+     * @param everyRankRestored whether every rank restored the version
+     * @param fromUnverified    whether some rank's copy was written by a run no acceptance check has passed
+     * @param levelsUsed        the levels the ranks restored from, in {@link Level} order, so the last is the deepest
+     *                          (the one that bounds the restore's time)
+     * @param slowestReadNanos  the longest any rank spent reading and checking data files
+     */
+    private record RestoreOutcome(boolean everyRankRestored, boolean fromUnverified, List<Level> levelsUsed,
+                                  long slowestReadNanos) {
     }
 
     /**
@@ -464,6 +493,15 @@ public final class Checkpoints implements AutoCloseable {
      */
     public Optional<Level> restoredLevel() {
         return Optional.ofNullable(deepestRestored);
+    }
+
+    /**
+     * @return the longest any rank spent reading and checking the data files of the version the last
+     *         {@link #restart()} restored (every level it tried for that version included); zero before any restore.
+     *         The rest of a restart is finding the version and the ranks' agreement on it.
+     */
+    public Duration restoreReadTime() {
+        return Duration.ofNanos(deepestRestored == null ? 0 : slowestReadNanos);
     }
 
     /** @return what the page pre-filter is and how many variables it tracks */
@@ -596,7 +634,12 @@ public final class Checkpoints implements AutoCloseable {
             // L3's data files were written with O_DIRECT: read so too, they are not in the page cache.
             DataFileReader.Access access = level == l3 && settings.pfsDirect() ? DataFileReader.Access.DIRECT
                     : DataFileReader.Access.CACHED;
-            ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions(), access);
+            long start = System.nanoTime();
+            try {
+                ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions(), access);
+            } finally {
+                readNanos += System.nanoTime() - start;
+            }
             return true;
         } catch (CorruptCheckpointException e) {
             reasons.add(e.getMessage());

@@ -13,6 +13,7 @@ import dev.lazarus.store.level.CheckpointDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -65,8 +66,14 @@ class CheckpointsTest {
             ckpt.checkpoint(4);
             assertEquals(first, Files.getAttribute(l1.dataFile(4, 0), "unix:ino"));
             Arrays.fill(x, 0);
+            assertEquals(Duration.ZERO, ckpt.restoreReadTime(), "no restore yet");
+            long start = System.nanoTime();
             assertEquals(OptionalLong.of(4), ckpt.restart());
+            long restart = System.nanoTime() - start;
             assertEquals(4, x[x.length - 1]);
+            assertEquals("L1", ckpt.restoredFrom());
+            long read = ckpt.restoreReadTime().toNanos();
+            assertTrue(read > 0 && read <= restart, () -> "read " + read + " ns of a " + restart + " ns restart");
             assertTrue(Files.exists(l1.spareDataFile(0)), "version 2's file is the spare now");
             ckpt.release();
         }
@@ -87,6 +94,7 @@ class CheckpointsTest {
             ckpt.protect("x", x);
             ckpt.protect("keys", keys);
             assertEquals(OptionalLong.empty(), ckpt.restart());
+            assertEquals(Duration.ZERO, ckpt.restoreReadTime(), "nothing restored");
             for (int v = 1; v <= 4; v++) {
                 x[v * 1000] = v;
                 keys[v] = -v;

@@ -75,10 +75,14 @@ public final class ChainRestorer {
                                              List<ProtectedRegion> regions, DataFileReader.Access access)
             throws IOException {
         List<RankManifest> chain = chain(directory, version, rank, worldSize);
-        List<Variable> expected = regions.stream().map(ProtectedRegion::variable).toList();
+        // Loops, not streams and eager messages: a rank's first restore would link each lambda and string
+        // concatenation here (milliseconds apiece with more ranks than cores) while the other ranks wait for it.
+        List<Variable> expected = new ArrayList<>(regions.size());
+        for (ProtectedRegion region : regions) {
+            expected.add(region.variable());
+        }
         // By name and type, never by position: the writer may have protected them in another order than we do.
-        int[] regionOf = VariableMatch.regionIndices(chain.getFirst().variables(), expected,
-                "version " + version + " rank " + rank);
+        int[] regionOf = VariableMatch.regionIndices(chain.getFirst().variables(), expected, version, rank);
         for (RankManifest manifest : chain) {
             try (DataFileReader data = new DataFileReader(directory.dataFile(manifest.version(), rank), manifest,
                     access)) {

@@ -184,7 +184,11 @@ public final class IncrementalCheckpointer implements AutoCloseable {
 
     /** @return the protected regions, in protection order */
     public List<ProtectedRegion> regions() {
-        return regions.stream().map(r -> r.region).toList();
+        List<ProtectedRegion> list = new ArrayList<>(regions.size()); // a loop: a restore's first call links no lambda
+        for (TrackedRegion r : regions) {
+            list.add(r.region);
+        }
+        return List.copyOf(list);
     }
 
     /** @return what the page pre-filter is, for logs and {@code ckpt} output */

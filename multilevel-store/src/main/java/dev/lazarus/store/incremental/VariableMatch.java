@@ -21,11 +21,12 @@ final class VariableMatch {
     /**
      * @param stored    the manifest's variables, indexed as its chunks refer to them
      * @param wanted    the protected variables, in the caller's region order
-     * @param what      names the version and rank in the message
+     * @param version   the version, named in the message
+     * @param rank      the rank, named in the message
      * @return for each stored variable, the index of the protected variable of the same name
      * @throws CorruptCheckpointException naming the variables missing on either side or differing in type or shape
      */
-    static int[] regionIndices(List<Variable> stored, List<Variable> wanted, String what)
+    static int[] regionIndices(List<Variable> stored, List<Variable> wanted, long version, int rank)
             throws CorruptCheckpointException {
         Map<String, Integer> index = new HashMap<>();
         for (int i = 0; i < wanted.size(); i++) {
@@ -47,9 +48,12 @@ final class VariableMatch {
             }
         }
         TreeSet<String> missing = new TreeSet<>(index.keySet());
-        stored.forEach(variable -> missing.remove(variable.name()));
+        for (Variable variable : stored) {
+            missing.remove(variable.name());
+        }
         if (!notProtected.isEmpty() || !missing.isEmpty() || !differing.isEmpty()) {
-            throw new CorruptCheckpointException(what + ": variables do not match the protected ones:"
+            throw new CorruptCheckpointException("version " + version + " rank " + rank
+                    + ": variables do not match the protected ones:"
                     + (missing.isEmpty() ? "" : " not in the checkpoint " + missing)
                     + (notProtected.isEmpty() ? "" : " not protected " + notProtected)
                     + (differing.isEmpty() ? "" : " differing " + differing));
