@@ -325,6 +325,9 @@ public final class JobLauncher {
      */
     static final List<String> ABORT_AT_ONCE = List.of("--mca", "odls_base_sigkill_timeout", "0");
 
+    /** What starts a rank's JVM under mpirun (see {@link #openMpiPlan}); coreutils', on every Debian system. */
+    static final String ENV_PROGRAM = "/usr/bin/env";
+
     private LaunchPlan openMpiPlan(LaunchRequest request, String classpath) {
         List<String> command = new ArrayList<>(List.of(executable("mpirun")));
         if (isRoot()) {
@@ -351,7 +354,10 @@ public final class JobLauncher {
                     "--mca", "btl_tcp_if_include", request.network()));
         }
         command.addAll(List.of("-np", Integer.toString(request.ranks())));
-        command.add(javaHome.resolve("bin/java").toString());
+        // Through env: Open MPI rewrites the command line of an executable named java, putting the working directory
+        // first on its class path (so any class file there would shadow ours) and editing the first argument that
+        // contains "cp". Started by env, a rank's JVM gets exactly this command line.
+        command.addAll(List.of(ENV_PROGRAM, javaHome.resolve("bin/java").toString()));
         boolean everyCoreBusy = request.hostsFile() == null && everyCoreBusy(request.ranks(), cores);
         command.addAll(rankJvmOptions(request, "-Djava.library.path=" + openMpiLibDir(), everyCoreBusy));
         command.addAll(List.of("-cp", classpath, RankMain.class.getName(), request.application()));

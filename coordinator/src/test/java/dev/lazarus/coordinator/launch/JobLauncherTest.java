@@ -101,6 +101,9 @@ class JobLauncherTest {
         assertEquals("--mca", command.get(command.indexOf("odls_base_sigkill_timeout") - 1));
         int main = command.indexOf("dev.lazarus.mpi.launch.RankMain");
         assertEquals(List.of("npb.CG", "--class", "S"), command.subList(main + 1, command.size()));
+        int java = command.indexOf(JAVA_HOME.resolve("bin/java").toString());
+        // Open MPI rewrites the class path of a program named java; through env it starts ours as it is.
+        assertEquals(JobLauncher.ENV_PROGRAM, command.get(java - 1), command.toString());
         assertTrue(command.contains("-Xmx1g"));
         String classpath = classpathOf(command);
         assertTrue(classpath.contains("lazarus-mpi-openmpi-"), classpath);

@@ -33,12 +33,24 @@ public final class LazarusProcess {
 
     /** Runs {@code ./lazarus args} to completion; a run longer than {@code timeout} is killed and fails the test. */
     public static Result run(Duration timeout, String... args) throws IOException, InterruptedException {
+        return run(null, timeout, args);
+    }
+
+    /**
+     * {@link #run(Duration, String...)} from {@code directory} (null: this process's working directory), as a user
+     * who runs {@code ./lazarus} from their own directory.
+     */
+    public static Result run(Path directory, Duration timeout, String... args)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(home().resolve("lazarus").toString()));
         command.addAll(List.of(args));
         Path log = Files.createTempFile("lazarus-it-", ".log");
         try {
             ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
                     .redirectOutput(log.toFile());
+            if (directory != null) {
+                builder.directory(directory.toFile());
+            }
             builder.environment().put("LAZARUS_NO_BUILD", "1");
             Process process = builder.start();
             if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
