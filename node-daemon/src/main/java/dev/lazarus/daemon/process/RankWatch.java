@@ -157,7 +157,8 @@ final class RankWatch implements AutoCloseable {
                     continue;
                 }
                 Optional<HeartbeatSnapshot> read = HeartbeatFile.read(directory, rank);
-                if (read.isPresent() && !node.equals(read.get().node())) {
+                // Remembered only for a named other node: a heartbeat without a node's name is not yet whole.
+                if (read.isPresent() && !read.get().node().isEmpty() && !node.equals(read.get().node())) {
                     elsewhere.add(rank);
                 }
                 Optional<HeartbeatSnapshot> beat = read.filter(b -> node.equals(b.node()));

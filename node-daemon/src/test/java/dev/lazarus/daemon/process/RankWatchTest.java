@@ -15,9 +15,13 @@ import dev.lazarus.mpi.launch.HeartbeatFile;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
@@ -96,6 +100,42 @@ class RankWatchTest {
         watch("another-node").watchOnce(rank0.lastBeatMillis() + MINUTE);
         assertEquals(List.of(), said, "another node's daemon neither watches nor kills this node's rank");
         assertNull(state.launch().orElseThrow().hang());
+    }
+
+    /**
+     * A heartbeat read before its node's name was in it (a rank's first write, torn by the read) is not taken for
+     * another node's rank: once the name is there, the same watch watches the rank.
+     */
+    @Test
+    void aHeartbeatReadWithoutItsNodesNameIsReadAgain() throws Exception {
+        HeartbeatFile.HeartbeatSnapshot rank0 = beating(0, 7);
+        launch(rank0.lastBeatMillis() - 1000);
+        Path file = HeartbeatFile.file(statusDir, 0);
+        int[] lengths = new int[2];
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            for (int slot = 0; slot < 2; slot++) { // the layout's two copies of 456 bytes; the name's length at 200
+                lengths[slot] = intAt(channel, slot * 456L + 200);
+                putInt(channel, slot * 456L + 200, 0);
+            }
+            RankWatch watch = watch(rank0.node());
+            watch.watchOnce(rank0.lastBeatMillis());
+            assertEquals(List.of(), said, "no rank of this node yet");
+            for (int slot = 0; slot < 2; slot++) {
+                putInt(channel, slot * 456L + 200, lengths[slot]);
+            }
+            watch.watchOnce(rank0.lastBeatMillis());
+        }
+        assertEquals(List.of("watching ranks [0] of launch 3 (hang timeout 1.0 s)"), said);
+    }
+
+    private static int intAt(FileChannel channel, long position) throws Exception {
+        ByteBuffer buffer = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
+        channel.read(buffer, position);
+        return buffer.getInt(0);
+    }
+
+    private static void putInt(FileChannel channel, long position, int value) throws Exception {
+        channel.write(ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, value), position);
     }
 
     @Test

@@ -85,7 +85,6 @@ public final class Heartbeat implements AutoCloseable {
             MemorySegment copies = channel.map(FileChannel.MapMode.READ_WRITE, 0,
                     (long) HeartbeatFile.SLOTS * HeartbeatFile.BYTES, arena);
             MemorySegment page = copies.asSlice(0, HeartbeatFile.BYTES);
-            page.set(ValueLayout.JAVA_INT, HeartbeatFile.MAGIC_AT, HeartbeatFile.MAGIC);
             page.set(ValueLayout.JAVA_INT, HeartbeatFile.VERSION_AT, HeartbeatFile.VERSION);
             byte[] node = nodeName().getBytes(StandardCharsets.UTF_8);
             int length = Math.min(node.length, HeartbeatFile.NODE_BYTES);
@@ -95,6 +94,13 @@ public final class Heartbeat implements AutoCloseable {
             page.set(ValueLayout.JAVA_LONG, HeartbeatFile.SET_UP_BEAT_AT, System.currentTimeMillis());
             // The second copy starts as the first (sequence 0 both): a reader takes either.
             MemorySegment.copy(page, 0, copies, HeartbeatFile.BYTES, HeartbeatFile.BYTES);
+            // The magic last, in both copies: a node daemon that read the file between the magic and the node's name
+            // took the rank for one of another node's and never watched it (NodeLossIT, a rank SIGSTOPped unseen).
+            VarHandle.releaseFence();
+            for (int slot = 0; slot < HeartbeatFile.SLOTS; slot++) {
+                copies.set(ValueLayout.JAVA_INT, (long) slot * HeartbeatFile.BYTES + HeartbeatFile.MAGIC_AT,
+                        HeartbeatFile.MAGIC);
+            }
             return new Heartbeat(arena, copies);
         } catch (IOException | RuntimeException e) {
             arena.close();
