@@ -25,10 +25,12 @@ import java.util.OptionalLong;
  * the version, L2 encoding or the L3 drain, is done); rank 0 prints the slowest rank's figures as one JSON line per
  * version. {@code --restore l1|l3} then restores the newest version twice and times each (the whole restart, and the
  * slowest rank's read of the data files within it), {@code l3} after every rank deleted its L1 files, and checks every
- * element.
+ * element. {@code --restore-only l1|l3} writes nothing and restores the same way what an earlier launch of the same
+ * job with the same {@code --mib} and {@code --versions} left on the levels: the first restore of a relaunched rank,
+ * as after a crash (no Lazarus code has run in the process before, beyond the launch's set-up).
  *
  * <pre>
- *   LevelSpeed [--mib 256] [--versions 3] [--memory native|array] [--restore none|l1|l3]
+ *   LevelSpeed [--mib 256] [--versions 3] [--memory native|array] [--restore none|l1|l3 | --restore-only l1|l3]
  * </pre>
  */
 public final class LevelSpeed implements MpiApplication {
@@ -45,6 +47,7 @@ public final class LevelSpeed implements MpiApplication {
         int versions = 3;
         boolean array = false;
         String restore = "none";
+        boolean restoreOnly = false;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : "";
             switch (args[i]) {
@@ -56,13 +59,19 @@ public final class LevelSpeed implements MpiApplication {
                     default -> throw new IllegalArgumentException("--memory must be native or array");
                 };
                 case "--restore" -> restore = value;
+                case "--restore-only" -> {
+                    restore = value;
+                    restoreOnly = true;
+                }
                 default -> throw new IllegalArgumentException("LevelSpeed: unknown argument '" + args[i]
-                        + "' (usage: [--mib M] [--versions V] [--memory native|array] [--restore none|l1|l3])");
+                        + "' (usage: [--mib M] [--versions V] [--memory native|array] [--restore none|l1|l3 |"
+                        + " --restore-only l1|l3])");
             }
             i++;
         }
-        if (mib < 1 || mib > 16384 || versions < 1 || !restore.matches("none|l1|l3")) {
-            throw new IllegalArgumentException("LevelSpeed: --mib 1..16384, --versions >= 1, --restore none|l1|l3");
+        if (mib < 1 || mib > 16384 || versions < 1 || !restore.matches(restoreOnly ? "l1|l3" : "none|l1|l3")) {
+            throw new IllegalArgumentException("LevelSpeed: --mib 1..16384, --versions >= 1, --restore none|l1|l3,"
+                    + " --restore-only l1|l3");
         }
         long n = mib * 1024 * 1024 / Double.BYTES;
         if (array && n > Integer.MAX_VALUE - 8) {
@@ -72,7 +81,9 @@ public final class LevelSpeed implements MpiApplication {
         try (Arena arena = Arena.ofShared();
              Checkpoints checkpoints = Checkpoints.open(comm, settings, line -> log(comm, line))) {
             MemorySegment data = array ? MemorySegment.ofArray(new double[(int) n]) : arena.allocate(n * 8, 4096);
-            for (long i = 0; i < n; i++) {
+            // A relaunch restores every element: only the versions written here start from the base values (and
+            // without this loop its compilation would overlap the timed restore).
+            for (long i = 0; i < (restoreOnly ? 0 : n); i++) {
                 data.setAtIndex(D, i, base(comm, i));
             }
             if (array) {
@@ -83,7 +94,7 @@ public final class LevelSpeed implements MpiApplication {
             if (comm.rank() == 0) {
                 log(comm, "rank 0: page tracking: " + checkpoints.pageTracking());
             }
-            for (int v = 1; v <= versions; v++) {
+            for (int v = 1; v <= (restoreOnly ? 0 : versions); v++) {
                 for (long i = 0; i < n; i++) {
                     data.setAtIndex(D, i, data.getAtIndex(D, i) + 1.0);
                 }
@@ -107,10 +118,11 @@ public final class LevelSpeed implements MpiApplication {
                 }
             }
             if (!restore.equals("none")) {
-                // Twice: the first is the process's first pass through the restore code (as after a relaunch), the
-                // second shows the same restore once that code is loaded, linked and compiled.
+                // Twice: the first is the process's first pass through the restore code (with --restore-only, in a
+                // relaunched process; else a rollback within the run), the second shows the same restore once that
+                // code is loaded, linked and compiled.
                 for (int pass = 1; pass <= 2; pass++) {
-                    restore(comm, checkpoints, settings, data, n, versions, restore, pass);
+                    restore(comm, checkpoints, settings, data, n, versions, restore, pass, restoreOnly);
                 }
             }
         }
@@ -118,7 +130,8 @@ public final class LevelSpeed implements MpiApplication {
     }
 
     private static void restore(Comm comm, Checkpoints checkpoints, CheckpointSettings settings, MemorySegment data,
-                                long n, int versions, String level, int pass) throws IOException {
+                                long n, int versions, String level, int pass, boolean relaunched)
+            throws IOException {
         if (level.equals("l3")) {
             // Each rank deletes its own L1 files, as a lost RAM disk would: the restore must come from L3.
             CheckpointDirectory l1 = new CheckpointDirectory(settings.l1Directory(), settings.jobId());
@@ -141,9 +154,10 @@ public final class LevelSpeed implements MpiApplication {
         }
         wrong = comm.allreduce(wrong, ReduceOp.SUM);
         if (comm.rank() == 0) {
-            System.out.printf(Locale.ROOT, "{\"restore\":\"%s\",\"pass\":%d,\"version\":%d,\"from\":\"%s\","
-                            + "\"seconds\":%.4f,\"read\":%.4f,\"wrong\":%d}%n", level, pass, restored.orElse(-1),
-                    checkpoints.restoredFrom(), slowest[0] / 1e9, checkpoints.restoreReadTime().toNanos() / 1e9, wrong);
+            System.out.printf(Locale.ROOT, "{\"restore\":\"%s\",\"relaunched\":%b,\"pass\":%d,\"version\":%d,"
+                            + "\"from\":\"%s\",\"seconds\":%.4f,\"read\":%.4f,\"wrong\":%d}%n", level, relaunched, pass,
+                    restored.orElse(-1), checkpoints.restoredFrom(), slowest[0] / 1e9,
+                    checkpoints.restoreReadTime().toNanos() / 1e9, wrong);
         }
         if (restored.orElse(-1) != versions || wrong != 0) {
             throw new IOException("restore from " + level + " gave version " + restored.orElse(-1) + " with " + wrong

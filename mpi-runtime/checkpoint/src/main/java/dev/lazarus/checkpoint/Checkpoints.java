@@ -22,6 +22,7 @@ import dev.lazarus.store.drain.DrainTarget;
 import dev.lazarus.store.drain.LevelCopyTarget;
 import dev.lazarus.store.format.DataFileReader;
 import dev.lazarus.store.format.ManifestFiles;
+import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.incremental.CheckpointStats;
 import dev.lazarus.store.incremental.IncrementalCheckpointer;
@@ -97,6 +98,10 @@ public final class Checkpoints implements AutoCloseable {
     private Level deepestRestored;
     /** This rank's time in reading and checking data files during the current version's restore attempt. */
     private long readNanos;
+    /** Whether the copy this rank restored in the current attempt was written from unverified state. */
+    private boolean readUnverified;
+    /** This rank's read of its own newest version from L1 before the ranks agreed on a version, or null. */
+    private L1Read ownNewestRead;
     /** The slowest rank's {@link #readNanos} of the last restored version. */
     private long slowestReadNanos;
     /** Whether this run writes unverified versions (recovery invariant 2). */
@@ -319,41 +324,77 @@ public final class Checkpoints implements AutoCloseable {
      * @param atMost       the newest version to try
      */
     private OptionalLong restartNewest(boolean verifiedOnly, long atMost) {
-        long bound = atMost;
-        while (true) {
-            long version = comm.allreduce(newestPresent(bound, verifiedOnly), ReduceOp.MAX);
-            if (version < 0) {
-                return OptionalLong.empty();
+        try {
+            long own = newestPresent(atMost, verifiedOnly);
+            RestoreOutcome outcome = readOwnNewestFromL1(own);
+            if (outcome.sameVersionEverywhere() && outcome.everyRankRestored()) {
+                return restored(own, outcome);
             }
-            Level level = restoreAt(version);
-            comm.idleBarrier(); // the ranks done first wait for the slowest one's read without taking its core
-            RestoreOutcome outcome = agreeOnOutcome(version, level);
-            if (outcome.everyRankRestored()) {
-                if (outcome.fromUnverified()) {
-                    log.accept("rank " + comm.rank() + ": version " + version + " was written by a run no"
-                            + " acceptance check has passed yet, and no verified version can be restored: the"
-                            + " versions this run writes are unverified too");
+            long version = outcome.newestVersion();
+            while (version >= 0) {
+                Level level = restoreAt(version);
+                comm.idleBarrier(); // the ranks done first wait for the slowest one's read without taking its core
+                outcome = agreeOnOutcome(version, level);
+                if (outcome.everyRankRestored()) {
+                    return restored(version, outcome);
                 }
-                setUnverified(outcome.fromUnverified());
-                List<Level> used = outcome.levelsUsed();
-                deepestRestored = used.getLast();
-                slowestReadNanos = outcome.slowestReadNanos();
-                restoredFrom = used.size() == 1 ? used.getFirst().name()
-                        : String.join(", ", used.subList(0, used.size() - 1).stream().map(Level::name).toList())
-                                + " and " + used.getLast().name();
-                l2.forgetNewerThan(version);
-                if (l2.owesParity(version)) {
-                    drain.submitOnce("L2", version, l2::encodeOwedParity);
-                }
-                pfsRetention.restarted(version);
-                checkpointer.restored();
-                complete.clear();
-                complete.addLast(version);
-                l2Protected = -1; // its parity is written again in the background, if it was rebuilt
-                return OptionalLong.of(version);
+                version = comm.allreduce(newestPresent(version - 1, verifiedOnly), ReduceOp.MAX);
             }
-            bound = version - 1;
+            return OptionalLong.empty();
+        } finally {
+            ownNewestRead = null;
         }
+    }
+
+    /**
+     * The common restore in one collective: every rank reads its own newest version from L1 before the ranks agree
+     * on a version, and the agreement carries the outcome. Where every rank held the same version and read it, that
+     * is the restore (what {@link #restoreAt} would have done for it: no node lost it, so no L2 step); else the
+     * ranks go on with the newest version any of them holds, as before, and a rank whose read here was of that
+     * version keeps its outcome instead of reading again. A rank whose node began an L2 rebuild before the set-up
+     * does not read here: the rebuild is writing its L1 files. Collective.
+     *
+     * @param own this rank's newest version no newer than the bound, or -1
+     */
+    private RestoreOutcome readOwnNewestFromL1(long own) {
+        readNanos = 0;
+        readUnverified = false;
+        Level level = null;
+        if (own >= 0 && lostBeforeSetUp < 0 && POLICY.levelOrder().getFirst() == Level.L1
+                && Files.exists(l1.manifestFile(own, comm.rank()))) {
+            List<String> reasons = new ArrayList<>();
+            boolean read = restoreFrom(l1, own, reasons);
+            ownNewestRead = new L1Read(own, read, reasons, readNanos, readUnverified);
+            level = read ? Level.L1 : null;
+        }
+        comm.idleBarrier(); // the ranks done first wait for the slowest one's read without taking its core
+        return agreeOnOutcome(own, level);
+    }
+
+    /** Takes a restored version as the run's state: what it restored from, and the levels' bookkeeping. */
+    private OptionalLong restored(long version, RestoreOutcome outcome) {
+        if (outcome.fromUnverified()) {
+            log.accept("rank " + comm.rank() + ": version " + version + " was written by a run no acceptance check"
+                    + " has passed yet, and no verified version can be restored: the versions this run writes are"
+                    + " unverified too");
+        }
+        setUnverified(outcome.fromUnverified());
+        List<Level> used = outcome.levelsUsed();
+        deepestRestored = used.getLast();
+        slowestReadNanos = outcome.slowestReadNanos();
+        restoredFrom = used.size() == 1 ? used.getFirst().name()
+                : String.join(", ", used.subList(0, used.size() - 1).stream().map(Level::name).toList())
+                        + " and " + used.getLast().name();
+        l2.forgetNewerThan(version);
+        if (l2.owesParity(version)) {
+            drain.submitOnce("L2", version, l2::encodeOwedParity);
+        }
+        pfsRetention.restarted(version);
+        checkpointer.restored();
+        complete.clear();
+        complete.addLast(version);
+        l2Protected = -1; // its parity is written again in the background, if it was rebuilt
+        return OptionalLong.of(version);
     }
 
     /**
@@ -366,6 +407,7 @@ public final class Checkpoints implements AutoCloseable {
      */
     private Level restoreAt(long version) {
         readNanos = 0;
+        readUnverified = false;
         List<String> reasons = new ArrayList<>();
         // Before the rebuild, which writes the manifest on this node's leader (or began to, ahead of the set-up).
         boolean lostOnL1 = version == lostBeforeSetUp || !Files.exists(l1.manifestFile(version, comm.rank()));
@@ -379,7 +421,7 @@ public final class Checkpoints implements AutoCloseable {
         Level restored = null;
         for (Level level : POLICY.levelOrder()) {
             boolean done = switch (level) {
-                case L1 -> restored == null && !nodeRebuilt && restoreFrom(l1, version, reasons);
+                case L1 -> restored == null && !nodeRebuilt && readL1(version, reasons);
                 case L2 -> withL2 && restoredAfterRebuilds(version, rebuilding, nodeRebuilt, restored == null,
                         reasons);
                 case L3 -> restored == null && l3 != null && restoreFrom(l3, version, reasons);
@@ -396,6 +438,32 @@ public final class Checkpoints implements AutoCloseable {
                     + " after: " + String.join("; ", reasons));
         }
         return restored;
+    }
+
+    /**
+     * Restores {@code version} from this rank's L1, or takes the outcome of its read of that version before the ranks
+     * agreed on one ({@link #readOwnNewestFromL1}), if no read has overwritten what that one restored since.
+     */
+    private boolean readL1(long version, List<String> reasons) {
+        L1Read earlier = ownNewestRead;
+        if (earlier == null || earlier.version() != version) {
+            return restoreFrom(l1, version, reasons);
+        }
+        reasons.addAll(earlier.reasons());
+        readNanos += earlier.nanos();
+        readUnverified = earlier.unverified();
+        return earlier.restored();
+    }
+
+    /**
+     * A rank's read of one version from L1.
+     *
+     * @param restored   whether it succeeded
+     * @param reasons    why not
+     * @param nanos      its time reading and checking data files
+     * @param unverified whether the version was written from unverified state
+     */
+    private record L1Read(long version, boolean restored, List<String> reasons, long nanos, boolean unverified) {
     }
 
     /**
@@ -450,22 +518,25 @@ public final class Checkpoints implements AutoCloseable {
      */
     private RestoreOutcome agreeOnOutcome(long version, Level mine) {
         Level[] levels = Level.values();
-        // All MAX: a rank that failed, one that read unverified, the slowest read, then one cell per level.
-        long[] cells = new long[3 + levels.length];
+        // All MAX: a rank that failed, one that read unverified, the slowest read, the newest and (negated) the
+        // oldest version tried, then one cell per level.
+        long[] cells = new long[5 + levels.length];
         cells[0] = mine == null ? 1 : 0;
-        cells[1] = mine != null && restoredUnverified(version, mine) ? 1 : 0;
+        cells[1] = mine != null && readUnverified ? 1 : 0;
         cells[2] = readNanos;
+        cells[3] = version;
+        cells[4] = -version;
         if (mine != null) {
-            cells[3 + mine.ordinal()] = 1;
+            cells[5 + mine.ordinal()] = 1;
         }
         comm.allreduce(cells, 0, cells, 0, cells.length, ReduceOp.MAX);
         List<Level> used = new ArrayList<>();
         for (Level level : levels) {
-            if (cells[3 + level.ordinal()] == 1) {
+            if (cells[5 + level.ordinal()] == 1) {
                 used.add(level);
             }
         }
-        return new RestoreOutcome(cells[0] == 0, cells[1] == 1, used, cells[2]);
+        return new RestoreOutcome(cells[0] == 0, cells[1] == 1, used, cells[2], cells[3], cells[3] == -cells[4]);
     }
 
     /**
@@ -474,9 +545,11 @@ public final class Checkpoints implements AutoCloseable {
      * @param levelsUsed        the levels the ranks restored from, in {@link Level} order, so the last is the deepest
      *                          (the one that bounds the restore's time)
      * @param slowestReadNanos  the longest any rank spent reading and checking data files
+     * @param newestVersion     the newest version any rank tried (-1: no rank had one)
+     * @param sameVersionEverywhere whether every rank tried the same version
      */
     private record RestoreOutcome(boolean everyRankRestored, boolean fromUnverified, List<Level> levelsUsed,
-                                  long slowestReadNanos) {
+                                  long slowestReadNanos, long newestVersion, boolean sameVersionEverywhere) {
     }
 
     /**
@@ -630,13 +703,16 @@ public final class Checkpoints implements AutoCloseable {
      * @return whether it succeeded
      */
     private boolean restoreFrom(CheckpointDirectory level, long version, List<String> reasons) {
+        ownNewestRead = null; // this read overwrites what that one restored
         try {
             // L3's data files were written with O_DIRECT: read so too, they are not in the page cache.
             DataFileReader.Access access = level == l3 && settings.pfsDirect() ? DataFileReader.Access.DIRECT
                     : DataFileReader.Access.CACHED;
             long start = System.nanoTime();
             try {
-                ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions(), access);
+                List<RankManifest> chain = ChainRestorer.restore(level, version, comm.rank(), comm.size(),
+                        checkpointer.regions(), access);
+                readUnverified = chain.getLast().unverified();
             } finally {
                 readNanos += System.nanoTime() - start;
             }
@@ -660,10 +736,6 @@ public final class Checkpoints implements AutoCloseable {
         } catch (IOException e) {
             return false; // damaged: the restore says why and passes over it
         }
-    }
-
-    private boolean restoredUnverified(long version, Level level) {
-        return isUnverified(level == Level.L3 ? l3 : l1, version);
     }
 
     /**

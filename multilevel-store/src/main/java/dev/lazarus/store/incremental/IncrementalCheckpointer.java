@@ -164,7 +164,9 @@ public final class IncrementalCheckpointer implements AutoCloseable {
 
     /** Forgets the block hashes, so that the next checkpoint is full: after a restore replaced the memory. */
     public void restored() {
-        regions.forEach(r -> r.hashes.forget());
+        for (TrackedRegion r : regions) { // a loop: a relaunched rank's first restore links no lambda
+            r.hashes.forget();
+        }
         lastVersion = ManifestLayout.NO_PARENT;
         parents.clear(); // the files may have been rebuilt or replaced meanwhile: read them again
     }

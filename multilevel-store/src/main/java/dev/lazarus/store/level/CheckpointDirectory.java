@@ -142,7 +142,20 @@ public final class CheckpointDirectory {
         if (version < 0 || version > 999_999_999_999L) {
             throw new IllegalArgumentException("version=" + version + " must be 0 to 999999999999");
         }
-        return jobDirectory.resolve(String.format("v%012d", version));
+        return jobDirectory.resolve(versionName(version));
+    }
+
+    /**
+     * "v" and the version in 12 digits. Not {@code String.format}: its first call in a process loads the locale data,
+     * 15 ms of a relaunched rank's first restore (30-45 ms with 4 ranks on 2 cores).
+     */
+    private static String versionName(long version) {
+        String digits = Long.toString(version);
+        StringBuilder name = new StringBuilder(13).append('v');
+        for (int i = digits.length(); i < 12; i++) {
+            name.append('0');
+        }
+        return name.append(digits).toString();
     }
 
     public Path dataFile(long version, int rank) {
