@@ -83,8 +83,10 @@ public final class LevelSpeed implements MpiApplication {
             MemorySegment data = array ? MemorySegment.ofArray(new double[(int) n]) : arena.allocate(n * 8, 4096);
             // A relaunch restores every element: only the versions written here start from the base values (and
             // without this loop its compilation would overlap the timed restore).
-            for (long i = 0; i < (restoreOnly ? 0 : n); i++) {
-                data.setAtIndex(D, i, base(comm, i));
+            if (!restoreOnly) {
+                for (long i = 0; i < n; i++) {
+                    data.setAtIndex(D, i, base(comm, i));
+                }
             }
             if (array) {
                 checkpoints.protect("x", (double[]) data.heapBase().orElseThrow());
@@ -94,7 +96,8 @@ public final class LevelSpeed implements MpiApplication {
             if (comm.rank() == 0) {
                 log(comm, "rank 0: page tracking: " + checkpoints.pageTracking());
             }
-            for (int v = 1; v <= (restoreOnly ? 0 : versions); v++) {
+            int written = restoreOnly ? 0 : versions;
+            for (int v = 1; v <= written; v++) {
                 for (long i = 0; i < n; i++) {
                     data.setAtIndex(D, i, data.getAtIndex(D, i) + 1.0);
                 }
