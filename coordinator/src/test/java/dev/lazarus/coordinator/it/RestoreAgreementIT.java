@@ -46,7 +46,10 @@ class RestoreAgreementIT {
                 "alike: version 3 from L1, wrong 0",
                 "l1-lost: version 3 from L1 and L3, wrong 0",
                 "l1-damaged: version 3 from L1 and L3, wrong 0",
-                "lost-everywhere: version 2 from L1, wrong 0"), cases, out);
+                "lost-everywhere: version 2 from L1, wrong 0",
+                "relaunched: version 2 from L1, wrong 0"), cases, out);
+        assertTrue(out.contains("case settings-differ: refused on 3 of 3 ranks: the ranks were started with"
+                + " different checkpoint settings (rank 0: job=agree-" + backend + " every=0 "), out);
         for (Matcher read = CASE.matcher(out); read.find(); ) {
             assertTrue(Double.parseDouble(read.group(5)) > 0, () -> "no read time: " + out);
         }

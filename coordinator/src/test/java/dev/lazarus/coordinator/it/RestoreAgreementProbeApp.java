@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.OptionalLong;
+import java.util.Properties;
 
 /**
  * Restores from checkpoint levels the ranks do not hold alike, in one run of two or more ranks with L1 and L3: every
@@ -26,7 +27,11 @@ import java.util.OptionalLong;
  *   <li>{@code l1-damaged}: the last rank's L1 copy of version 3 is damaged: version 3, that rank from L3;</li>
  *   <li>{@code lost-everywhere}: the last rank lost version 3 on both levels: version 2 for every rank, although
  *   the others hold 3.</li>
+ *   <li>{@code relaunched}: the same files, restored by a new client, as a relaunched job would: each rank's search
+ *   at open finds its own newest (3, and 2 on the last rank), and every rank restores 2.</li>
  * </ol>
+ * Then a client opened with settings that differ on the last rank is refused on every rank: {@code case
+ * settings-differ: refused on R of N ranks: MESSAGE} (rank 0's message).
  */
 public final class RestoreAgreementProbeApp implements MpiApplication {
     private static final int ELEMENTS = 300_000;
@@ -65,7 +70,34 @@ public final class RestoreAgreementProbeApp implements MpiApplication {
             }
             restore(comm, checkpoints, x, "lost-everywhere");
         }
+        try (Checkpoints checkpoints = Checkpoints.open(comm, settings, System.err::println)) {
+            checkpoints.protect("x", x);
+            restore(comm, checkpoints, x, "relaunched");
+        }
+        refuseDifferingSettings(comm, last);
         return 0;
+    }
+
+    /** The last rank keeps one more L1 version than the others: no rank may open its client. */
+    private static void refuseDifferingSettings(Comm comm, boolean last) {
+        Properties properties = new Properties();
+        properties.putAll(System.getProperties());
+        if (last) {
+            properties.setProperty(CheckpointSettings.KEEP, "3");
+        }
+        CheckpointSettings differing = new CheckpointSettings(properties, System.getenv())
+                .conclude(RestoreAgreementProbeApp.class.getSimpleName());
+        String refusal = "";
+        try (Checkpoints checkpoints = Checkpoints.open(comm, differing, System.err::println)) {
+            checkpoints.protect("x", new double[1]);
+        } catch (IllegalArgumentException e) {
+            refusal = e.getMessage();
+        }
+        long refused = comm.allreduce(refusal.isEmpty() ? 0L : 1L, ReduceOp.SUM);
+        if (comm.rank() == 0) {
+            System.out.printf(Locale.ROOT, "case settings-differ: refused on %d of %d ranks: %s%n", refused,
+                    comm.size(), refusal);
+        }
     }
 
     private static void restore(Comm comm, Checkpoints checkpoints, double[] x, String name) {

@@ -244,6 +244,18 @@ public final class CheckpointSettings {
         return daemonSocket;
     }
 
+    /**
+     * @return the settings every rank of a job must share, as one line: what decides when the ranks checkpoint,
+     *         drain and prune together (not paths, node names or addresses, which differ by node)
+     */
+    public String sharedByEveryRank() {
+        return "job=" + jobId + " every=" + (autoInterval ? AUTO : String.valueOf(every)) + " block.size=" + blockSize
+                + " full.every=" + fullEvery + " keep=" + keep + " l2.every=" + l2Every + " l2.set.size=" + l2SetSize
+                + " l2.scheme=" + l2Scheme + " l2.secret=" + (l2Secret != null ? "given" : "none") + " pfs="
+                + (pfsDirectory != null ? "on" : "off") + " pfs.every=" + pfsEvery + " pfs.keep=" + pfsKeep
+                + " pfs.direct=" + pfsDirect + " daemon=" + daemonMode;
+    }
+
     /** @return this rank's node name: ranks with the same name share L1 */
     public String node() {
         return node;

@@ -21,7 +21,6 @@ import dev.lazarus.store.drain.DrainResult;
 import dev.lazarus.store.drain.DrainTarget;
 import dev.lazarus.store.drain.LevelCopyTarget;
 import dev.lazarus.store.format.DataFileReader;
-import dev.lazarus.store.format.ManifestFiles;
 import dev.lazarus.store.format.RankManifest;
 import dev.lazarus.store.incremental.ChainRestorer;
 import dev.lazarus.store.incremental.CheckpointStats;
@@ -117,6 +116,14 @@ public final class Checkpoints implements AutoCloseable {
     private boolean l2Rebuild = true;
     /** The version this rank's L1 lacked when {@link #prepareRestart} looked, or -1. */
     private long lostBeforeSetUp = -1;
+    private final VersionSearch search;
+    /** The search begun at open for the first restore; dropped by anything that changes the versions held. */
+    private RestorePlan plan;
+    /**
+     * Whether a checkpoint or restore ran in this process (the same on every rank: both are collective); before
+     * either, no drain can be changing the levels a restore reads, and the restore does not wait for the ranks'.
+     */
+    private boolean levelsUsedHere;
     /** What {@link #heldOnL1} said of each version, so each is measured once. */
     private final Map<Long, HeartbeatFile.Held> held = new HashMap<>();
 
@@ -124,6 +131,7 @@ public final class Checkpoints implements AutoCloseable {
         this.comm = comm;
         this.settings = settings;
         this.log = log;
+        SameSettings.check(comm, settings);
         // L1 is a RAM disk: a pruned version's pages are overwritten by the next version instead of freed.
         this.l1 = new CheckpointDirectory(settings.l1Directory(), settings.jobId(), true);
         this.l3 = settings.pfsDirectory().map(root -> new CheckpointDirectory(root, settings.jobId())).orElse(null);
@@ -166,6 +174,8 @@ public final class Checkpoints implements AutoCloseable {
         this.drainRunner = new AgentRunner(drain, 1_000_000, e -> log.accept("drain: " + e)).background().start();
         this.hook = checkpointer::markReceived;
         comm.addReceiveHook(hook);
+        this.search = new VersionSearch(levels(), comm.rank(), log);
+        this.plan = RestorePlan.start(search, l1, comm.rank(), comm.size());
     }
 
     /**
@@ -214,6 +224,8 @@ public final class Checkpoints implements AutoCloseable {
      * {@code lazarus.ckpt.pfs.keep}.
      */
     public CheckpointReport checkpoint(long version) {
+        plan = null; // a new version: the search at open is out of date
+        levelsUsedHere = true;
         CheckpointStats stats = null;
         String error = null;
         try {
@@ -284,6 +296,14 @@ public final class Checkpoints implements AutoCloseable {
         return l2Rebuild && l2.enabled() && POLICY.levelOrder().contains(Level.L2);
     }
 
+    /** Waits for the search begun at open, if it is still pending (tests: to change the files after it looked). */
+    void awaitRestorePlan() {
+        RestorePlan pending = plan;
+        if (pending != null) {
+            pending.take(false, Long.MAX_VALUE);
+        }
+    }
+
     /**
      * Restores the newest version every rank can restore: each rank from L1 where its files survived, else from L1
      * after its node's files were rebuilt from the node's XOR set (L2), else from L3. A version some rank cannot
@@ -304,11 +324,18 @@ public final class Checkpoints implements AutoCloseable {
      */
     public OptionalLong restart(long atMost, boolean l2Rebuild) {
         // A rollback in the same run: no drain or L3 pruning may still be changing the levels the restore reads.
-        awaitEveryDrain();
+        if (levelsUsedHere) {
+            awaitEveryDrain();
+        }
+        levelsUsedHere = true;
         this.l2Rebuild = l2Rebuild;
+        RestorePlan planned = plan;
+        plan = null; // the first restore's: a later one finds the versions this run wrote, and what it pruned
         List<VersionPass> passes = POLICY.versionPasses();
         for (VersionPass pass : atMost < 0 ? List.<VersionPass>of() : passes) {
-            OptionalLong restored = restartNewest(pass == VersionPass.VERIFIED_ONLY, atMost);
+            boolean verifiedOnly = pass == VersionPass.VERIFIED_ONLY;
+            OptionalLong restored = restartNewest(verifiedOnly, atMost,
+                    planned == null ? null : planned.take(verifiedOnly, atMost));
             if (restored.isPresent()) {
                 return restored;
             }
@@ -322,11 +349,12 @@ public final class Checkpoints implements AutoCloseable {
     /**
      * @param verifiedOnly whether versions written from unverified state are passed over; collective
      * @param atMost       the newest version to try
+     * @param planned      what the search at open found for this pass, or null: search now
      */
-    private OptionalLong restartNewest(boolean verifiedOnly, long atMost) {
+    private OptionalLong restartNewest(boolean verifiedOnly, long atMost, RestorePlan.Found planned) {
         try {
-            long own = newestPresent(atMost, verifiedOnly);
-            RestoreOutcome outcome = readOwnNewestFromL1(own);
+            long own = planned != null ? planned.version() : search.newestPresent(atMost, verifiedOnly);
+            RestoreOutcome outcome = readOwnNewestFromL1(own, planned != null ? planned.l1Chain() : null);
             if (outcome.sameVersionEverywhere() && outcome.everyRankRestored()) {
                 return restored(own, outcome);
             }
@@ -338,7 +366,7 @@ public final class Checkpoints implements AutoCloseable {
                 if (outcome.everyRankRestored()) {
                     return restored(version, outcome);
                 }
-                version = comm.allreduce(newestPresent(version - 1, verifiedOnly), ReduceOp.MAX);
+                version = comm.allreduce(search.newestPresent(version - 1, verifiedOnly), ReduceOp.MAX);
             }
             return OptionalLong.empty();
         } finally {
@@ -354,16 +382,17 @@ public final class Checkpoints implements AutoCloseable {
      * version keeps its outcome instead of reading again. A rank whose node began an L2 rebuild before the set-up
      * does not read here: the rebuild is writing its L1 files. Collective.
      *
-     * @param own this rank's newest version no newer than the bound, or -1
+     * @param own     this rank's newest version no newer than the bound, or -1
+     * @param l1Chain that version's chain on L1 as the search at open read it, or null: read it now
      */
-    private RestoreOutcome readOwnNewestFromL1(long own) {
+    private RestoreOutcome readOwnNewestFromL1(long own, List<RankManifest> l1Chain) {
         readNanos = 0;
         readUnverified = false;
         Level level = null;
         if (own >= 0 && lostBeforeSetUp < 0 && POLICY.levelOrder().getFirst() == Level.L1
                 && Files.exists(l1.manifestFile(own, comm.rank()))) {
             List<String> reasons = new ArrayList<>();
-            boolean read = restoreFrom(l1, own, reasons);
+            boolean read = restoreFrom(l1, own, l1Chain, reasons);
             ownNewestRead = new L1Read(own, read, reasons, readNanos, readUnverified);
             level = read ? Level.L1 : null;
         }
@@ -673,36 +702,20 @@ public final class Checkpoints implements AutoCloseable {
     }
 
     /**
-     * @param verifiedOnly pass over versions whose manifest says they were written from unverified state
-     * @return the newest version no newer than {@code bound} of which this rank has a manifest on L1 or L3, or -1
-     */
-    private long newestPresent(long bound, boolean verifiedOnly) {
-        long best = -1;
-        for (CheckpointDirectory level : levels()) {
-            try {
-                List<Long> versions = level.versions();
-                for (int i = versions.size() - 1; i >= 0; i--) {
-                    long v = versions.get(i);
-                    if (v <= bound && v > best && Files.exists(level.manifestFile(v, comm.rank()))
-                            && !level.isRetired(v) && (!verifiedOnly || !isUnverified(level, v))) {
-                        best = v;
-                        break;
-                    }
-                }
-            } catch (IOException e) {
-                log.accept("rank " + comm.rank() + ": cannot list " + level.root() + ": " + e.getMessage());
-            }
-        }
-        return best;
-    }
-
-    /**
      * Restores this rank's regions from one level.
      *
      * @param reasons receives why it failed
      * @return whether it succeeded
      */
     private boolean restoreFrom(CheckpointDirectory level, long version, List<String> reasons) {
+        return restoreFrom(level, version, null, reasons);
+    }
+
+    /**
+     * @param chain the version's chain on the level, read and checked before, or null: read it now
+     */
+    private boolean restoreFrom(CheckpointDirectory level, long version, List<RankManifest> chain,
+                                List<String> reasons) {
         ownNewestRead = null; // this read overwrites what that one restored
         try {
             // L3's data files were written with O_DIRECT: read so too, they are not in the page cache.
@@ -710,9 +723,11 @@ public final class Checkpoints implements AutoCloseable {
                     : DataFileReader.Access.CACHED;
             long start = System.nanoTime();
             try {
-                List<RankManifest> chain = ChainRestorer.restore(level, version, comm.rank(), comm.size(),
-                        checkpointer.regions(), access);
-                readUnverified = chain.getLast().unverified();
+                List<RankManifest> applied = chain != null
+                        ? ChainRestorer.restore(level, chain, comm.rank(), checkpointer.regions(), access)
+                        : ChainRestorer.restore(level, version, comm.rank(), comm.size(), checkpointer.regions(),
+                                access);
+                readUnverified = applied.getLast().unverified();
             } finally {
                 readNanos += System.nanoTime() - start;
             }
@@ -729,13 +744,9 @@ public final class Checkpoints implements AutoCloseable {
         return false;
     }
 
-    /** @return whether this rank's manifest of {@code version} on {@code level} is unreadable or says unverified */
+    /** @return whether this rank's manifest of {@code version} on {@code level} is readable and says unverified */
     private boolean isUnverified(CheckpointDirectory level, long version) {
-        try {
-            return ManifestFiles.read(level.manifestFile(version, comm.rank())).unverified();
-        } catch (IOException e) {
-            return false; // damaged: the restore says why and passes over it
-        }
+        return search.unverified(level, version);
     }
 
     /**
@@ -813,6 +824,7 @@ public final class Checkpoints implements AutoCloseable {
      * unverified. The next {@link #restart()} goes to the newest verified version. Collective.
      */
     public void discardUnverified() throws IOException {
+        plan = null; // it may name a version deleted here
         awaitEveryDrain();
         for (CheckpointDirectory level : levels()) {
             for (long version : level.versions()) {

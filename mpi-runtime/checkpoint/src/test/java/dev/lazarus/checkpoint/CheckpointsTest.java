@@ -173,6 +173,56 @@ class CheckpointsTest {
         }
     }
 
+    /**
+     * A relaunched client searches at open, and its first restore takes that answer (the version and its manifests,
+     * read then): files that change after it looked (a version lost, one damaged) send the restore to the next older
+     * version, as a fresh search would have. A restore after a checkpoint of the same client searches again.
+     */
+    @Test
+    void aRelaunchPassesOverVersionsLostOrDamagedAfterItsSearchAtOpen(@TempDir Path dir) throws Exception {
+        CheckpointSettings s = settings(dir, CheckpointSettings.KEEP, "4", CheckpointSettings.FULL_EVERY, "1",
+                CheckpointSettings.PFS_DIR, "off");
+        CheckpointDirectory l1 = new CheckpointDirectory(dir.resolve("l1"), "app");
+        double[] x = new double[50_000];
+        List<double[]> at = new ArrayList<>(List.of(new double[0]));
+        try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, this::log)) {
+            ckpt.protect("x", x);
+            for (int v = 1; v <= 3; v++) {
+                Arrays.fill(x, v);
+                assertTrue(ckpt.checkpoint(v).complete());
+                at.add(x.clone());
+            }
+        }
+        try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, this::log)) {
+            ckpt.protect("x", x);
+            ckpt.awaitRestorePlan(); // it found version 3 and read its manifest
+            Files.delete(l1.manifestFile(3, 0));
+            Arrays.fill(x, -1);
+            assertEquals(OptionalLong.of(2), ckpt.restart());
+            assertArrayEquals(at.get(2), x);
+            // Written by this client: the restore finds version 4, which no search at open saw.
+            Arrays.fill(x, 4);
+            assertTrue(ckpt.checkpoint(4).complete());
+            Arrays.fill(x, -1);
+            assertEquals(OptionalLong.of(4), ckpt.restart());
+            assertEquals(4, x[x.length - 1]);
+        }
+        try (Checkpoints ckpt = Checkpoints.open(new SingleRankComm(), s, this::log)) {
+            ckpt.protect("x", x);
+            ckpt.awaitRestorePlan(); // version 4, its manifest read and checked
+            byte[] data = Files.readAllBytes(l1.dataFile(4, 0));
+            data[data.length / 2] ^= 1;
+            Files.write(l1.dataFile(4, 0), data);
+            Arrays.fill(x, -1);
+            assertEquals(OptionalLong.of(2), ckpt.restart());
+            assertArrayEquals(at.get(2), x);
+        }
+        assertTrue(log.stream().anyMatch(line -> line.startsWith("rank 0: cannot restore version 3: "
+                + l1.manifestFile(3, 0) + ": missing")), log::toString);
+        assertTrue(log.stream().anyMatch(line -> line.startsWith("rank 0: cannot restore version 4: "
+                + l1.dataFile(4, 0) + ": chunk ") && line.endsWith("checksum mismatch")), log::toString);
+    }
+
     @Test
     void receivedDataIsCheckpointedAndOldVersionsArePruned(@TempDir Path dir) throws Exception {
         CheckpointSettings s = settings(dir, CheckpointSettings.FULL_EVERY, "2", CheckpointSettings.PFS_DIR, "off");

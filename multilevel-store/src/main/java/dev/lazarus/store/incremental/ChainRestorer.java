@@ -74,7 +74,20 @@ public final class ChainRestorer {
     public static List<RankManifest> restore(CheckpointDirectory directory, long version, int rank, int worldSize,
                                              List<ProtectedRegion> regions, DataFileReader.Access access)
             throws IOException {
-        List<RankManifest> chain = chain(directory, version, rank, worldSize);
+        return restore(directory, chain(directory, version, rank, worldSize), rank, regions, access);
+    }
+
+    /**
+     * Restores {@code regions} from a chain whose manifests were read and checked before ({@link #chain}); the data
+     * files are read and every chunk checked as in {@link #restore(CheckpointDirectory, long, int, int, List)}.
+     *
+     * @param chain the version's chain, base first, as {@link #chain} returned it
+     * @return {@code chain}
+     */
+    public static List<RankManifest> restore(CheckpointDirectory directory, List<RankManifest> chain, int rank,
+                                             List<ProtectedRegion> regions, DataFileReader.Access access)
+            throws IOException {
+        long version = chain.getLast().version();
         // Loops, not streams and eager messages: a rank's first restore would link each lambda and string
         // concatenation here (milliseconds apiece with more ranks than cores) while the other ranks wait for it.
         List<Variable> expected = new ArrayList<>(regions.size());
