@@ -744,11 +744,6 @@ public final class Checkpoints implements AutoCloseable {
         return false;
     }
 
-    /** @return whether this rank's manifest of {@code version} on {@code level} is readable and says unverified */
-    private boolean isUnverified(CheckpointDirectory level, long version) {
-        return search.unverified(level, version);
-    }
-
     /**
      * Says that this run resumed from state no acceptance check has passed (an NVM restart): the versions it writes
      * are marked unverified, and this rank's verified versions on every level are kept, whatever newer versions
@@ -784,7 +779,7 @@ public final class Checkpoints implements AutoCloseable {
         for (long version : versions) {
             // Bytes and verification are fixed once written; the parity comes later, from the drain thread.
             list.add(held.computeIfAbsent(version, v -> new HeartbeatFile.Held(v, size(l1.manifestFile(v, comm.rank()))
-                    + size(l1.dataFile(v, comm.rank())), !isUnverified(l1, v), false))
+                    + size(l1.dataFile(v, comm.rank())), !search.unverified(l1, v), false))
                     .withL2Parity(l2.enabled() && Files.exists(ParityFiles.manifest(l1, version))));
         }
         return list;
@@ -808,7 +803,7 @@ public final class Checkpoints implements AutoCloseable {
         Set<Long> verified = new HashSet<>();
         try {
             for (long version : level.versions()) {
-                if (Files.exists(level.manifestFile(version, comm.rank())) && !isUnverified(level, version)) {
+                if (Files.exists(level.manifestFile(version, comm.rank())) && !search.unverified(level, version)) {
                     verified.add(version);
                 }
             }
@@ -828,7 +823,7 @@ public final class Checkpoints implements AutoCloseable {
         awaitEveryDrain();
         for (CheckpointDirectory level : levels()) {
             for (long version : level.versions()) {
-                if (Files.exists(level.manifestFile(version, comm.rank())) && isUnverified(level, version)) {
+                if (Files.exists(level.manifestFile(version, comm.rank())) && search.unverified(level, version)) {
                     Retention.deleteRankFiles(level, comm.rank(), version);
                 }
             }
