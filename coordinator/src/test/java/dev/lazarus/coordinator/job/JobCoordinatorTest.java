@@ -55,8 +55,14 @@ class JobCoordinatorTest {
     private static Optional<HeartbeatSnapshot> beat(int iteration, boolean resumed, boolean finished,
                                                     boolean accepted, boolean rolledBack,
                                                     List<HeartbeatFile.Held> held, HeartbeatFile.Incidents incidents) {
+        return beatAt(System.currentTimeMillis(), iteration, resumed, finished, accepted, rolledBack, held, incidents);
+    }
+
+    private static Optional<HeartbeatSnapshot> beatAt(long now, int iteration, boolean resumed, boolean finished,
+                                                      boolean accepted, boolean rolledBack,
+                                                      List<HeartbeatFile.Held> held,
+                                                      HeartbeatFile.Incidents incidents) {
         long[] tenth = {100_000_000L, 100_000_000L, 100_000_000L};
-        long now = System.currentTimeMillis();
         return Optional.of(new HeartbeatSnapshot("n1", now, iteration, 1, 100, 100, true,
                 resumed, finished, accepted, rolledBack, HeartbeatFile.Restore.NONE, 1_000_000_000L, 0, tenth, held, 0,
                 incidents, 0, false, now));
@@ -68,9 +74,16 @@ class JobCoordinatorTest {
                 5.0);
     }
 
+    /**
+     * A launch that ran to a verified end. Its ranks' beats are dated ten seconds ahead: the script is made before the
+     * run, and a relaunch's main loop must begin after the failed launch's start for its downtime to be measured (the
+     * same millisecond was a race on a slow machine).
+     */
     private static LaunchOutcome succeeded(boolean resumed) {
-        return new LaunchOutcome(LaunchOutcome.Kind.SUCCEEDED, 0, List.of(), null,
-                List.of(beat(100, resumed, true, true, false), beat(100, resumed, true, true, false)), 5.0);
+        long later = System.currentTimeMillis() + 10_000;
+        Optional<HeartbeatSnapshot> beat = beatAt(later, 100, resumed, true, true, false, List.of(),
+                HeartbeatFile.Incidents.NONE);
+        return new LaunchOutcome(LaunchOutcome.Kind.SUCCEEDED, 0, List.of(), null, List.of(beat, beat), 5.0);
     }
 
     private int run(JobOptions options, LaunchOutcome... script) throws Exception {
