@@ -28,12 +28,10 @@ class RankClassPathIT {
                 .toURI());
         LazarusProcess.Result result = LazarusProcess.run(workingDirectory, Duration.ofMinutes(2), "run", "--np",
                 "2", "--backend", "openmpi", "--classpath", testClasses.toString(), "--timeout", "100",
-                ClassPathProbeApp.class.getName());
+                ClassPathProbeApp.class.getName(), workingDirectory.toString());
         assertEquals(0, result.exitStatus(), result.output());
         for (int rank = 0; rank < 2; rank++) {
-            String prefix = "rank " + rank + " class path entry: ";
-            List<String> entries = result.output().lines().filter(line -> line.startsWith(prefix))
-                    .map(line -> line.substring(prefix.length())).toList();
+            List<String> entries = Files.readAllLines(workingDirectory.resolve("class-path-rank-" + rank + ".txt"));
             assertEquals(testClasses.toString(), entries.getFirst(), "--classpath comes first: " + entries);
             assertFalse(entries.contains(workingDirectory.toString()), "working directory on the class path: "
                     + entries);
