@@ -2,6 +2,7 @@ package dev.lazarus.checkpoint;
 
 import dev.lazarus.mpi.Comm;
 import dev.lazarus.mpi.ReduceOp;
+import net.openhft.hashing.LongHashFunction;
 
 /**
  * Checks that every rank concluded the same {@link CheckpointSettings#sharedByEveryRank shared settings}, in one
@@ -33,12 +34,8 @@ final class SameSettings {
         }
     }
 
-    /** A 64-bit FNV-1a hash of the line's characters: equal lines, equal hashes; unequal ones almost never. */
+    /** XXH3-64 of the line's characters: equal lines, equal hashes; unequal ones almost never. */
     static long fingerprint(String line) {
-        long hash = 0xcbf29ce484222325L;
-        for (int i = 0; i < line.length(); i++) {
-            hash = (hash ^ line.charAt(i)) * 0x100000001b3L;
-        }
-        return hash;
+        return LongHashFunction.xx3().hashChars(line);
     }
 }
