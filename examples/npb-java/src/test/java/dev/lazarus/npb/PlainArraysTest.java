@@ -9,6 +9,7 @@ import dev.lazarus.checkpoint.CheckpointSettings;
 import dev.lazarus.easycrash.DataObject;
 import dev.lazarus.easycrash.EasyCrash;
 import dev.lazarus.easycrash.EasyCrashSettings;
+import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputingRun;
 import dev.lazarus.easycrash.RecomputingRun.Outcome;
@@ -60,18 +61,16 @@ class PlainArraysTest {
         return new EasyCrashSettings(p, Map.of());
     }
 
-    /** Runs {@code app} on two thread ranks and records whether each object it attached is persistent. */
+    /** Runs {@code app} on two thread ranks and records every object it attached. */
     private List<Outcome> run(String app, boolean plain, CheckpointSettings checkpoints,
-                              ConcurrentLinkedQueue<Boolean> persistent) throws Exception {
+                              ConcurrentLinkedQueue<DataObject> attached) throws Exception {
         return ThreadComm.run(2, comm -> {
             Recomputable prepared = Applications.instance(app).prepare(comm, CLASS_S);
             Recomputable observed = new DelegatingRecomputable(prepared) {
                 @Override
                 public void attach(EasyCrash easyCrash) {
                     app.attach(easyCrash);
-                    for (DataObject object : easyCrash.objects().values()) {
-                        persistent.add(object.persistent());
-                    }
+                    attached.addAll(easyCrash.objects().values());
                 }
             };
             return RecomputingRun.run(comm, observed, settings(plain), checkpoints, null, log);
@@ -81,9 +80,9 @@ class PlainArraysTest {
     @ParameterizedTest(name = "{0}")
     @MethodSource("applications")
     void theSameCodeOnPlainArraysComputesTheSameResultAndTouchesNoNvm(String app) throws Exception {
-        ConcurrentLinkedQueue<Boolean> heapObjects = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<DataObject> heapObjects = new ConcurrentLinkedQueue<>();
         List<Outcome> onHeap = run(app, false, null, heapObjects);
-        ConcurrentLinkedQueue<Boolean> plainObjects = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<DataObject> plainObjects = new ConcurrentLinkedQueue<>();
         List<Outcome> plain = run(app, true, null, plainObjects);
 
         for (int rank = 0; rank < 2; rank++) {
@@ -93,9 +92,14 @@ class PlainArraysTest {
             assertFalse(plain.get(rank).resumed());
         }
         assertFalse(heapObjects.isEmpty());
-        assertTrue(heapObjects.stream().allMatch(p -> p), "heap objects are persistent");
+        for (DataObject object : heapObjects) {
+            assertEquals(object.role() != ObjectRole.READ_ONLY, object.persistent(),
+                    object.name() + " (" + object.role() + "): in the heap unless read-only");
+        }
+        assertTrue(heapObjects.stream().anyMatch(DataObject::persistent), "the candidates are in the heap");
         assertEquals(heapObjects.size(), plainObjects.size(), "the same objects are attached");
-        assertTrue(plainObjects.stream().noneMatch(p -> p), "EasyCrash off: every object is a plain array");
+        assertTrue(plainObjects.stream().noneMatch(DataObject::persistent),
+                "EasyCrash off: every object is a plain array");
         assertFalse(Files.exists(dir.resolve("nvm-plain")), "EasyCrash off creates nothing in NVM");
         assertTrue(text.toString().contains("lazarus: EasyCrash off"), text::toString);
     }

@@ -8,8 +8,10 @@ import java.util.Arrays;
 
 /**
  * The data objects of one benchmark trial, in the implementation a JMH {@code @Param({"mapped", "plain"}) String
- * objects} names: {@value #MAPPED} objects live in a throw-away persistent heap under {@code /dev/shm} (see
- * {@link BenchHeap}), {@value #PLAIN} ones are plain Java arrays ({@link DoubleArray#plain}), as with EasyCrash off.
+ * objects} names: {@value #MAPPED} objects are placed as a rank places them ({@code EasyCrash.doubles}), in a
+ * throw-away persistent heap under {@code /dev/shm} (see {@link BenchHeap}) but for read-only ones
+ * ({@link ObjectRole#READ_ONLY}), which are plain arrays; {@value #PLAIN} ones are all plain Java arrays
+ * ({@link DoubleArray#plain}), as with EasyCrash off.
  * The kernel loops then run unchanged on either. JMH runs each parameter value in its own fork, so a JVM loads only
  * one implementation, as a Lazarus rank does.
  */
@@ -58,7 +60,7 @@ public final class BenchObjects implements AutoCloseable {
 
     /** A new {@code double} object of {@code length} zeros. */
     public DoubleArray doubles(String name, int length, ObjectRole role) {
-        return nvm == null ? DoubleArray.plain(name, length, role) : nvm.heap.doubles(name, length, role);
+        return inHeap(role) ? nvm.heap.doubles(name, length, role) : DoubleArray.plain(name, length, role);
     }
 
     /** A new {@code double} object holding a copy of {@code values}. */
@@ -70,7 +72,7 @@ public final class BenchObjects implements AutoCloseable {
 
     /** A new {@code int} object of {@code length} zeros. */
     public IntArray ints(String name, int length, ObjectRole role) {
-        return nvm == null ? IntArray.plain(name, length, role) : nvm.heap.ints(name, length, role);
+        return inHeap(role) ? nvm.heap.ints(name, length, role) : IntArray.plain(name, length, role);
     }
 
     /** A new {@code int} object holding a copy of {@code values}. */
@@ -78,6 +80,11 @@ public final class BenchObjects implements AutoCloseable {
         IntArray array = ints(name, values.length, role);
         array.copyFrom(values);
         return array;
+    }
+
+    /** Whether an object of {@code role} goes into the heap: any but a read-only one among mapped objects. */
+    private boolean inHeap(ObjectRole role) {
+        return nvm != null && role != ObjectRole.READ_ONLY;
     }
 
     /** Unmaps and deletes the heap of mapped objects; nothing for plain ones. */

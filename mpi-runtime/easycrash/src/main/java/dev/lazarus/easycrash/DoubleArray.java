@@ -19,7 +19,9 @@ import java.util.Objects;
  * vectorize a loop that writes one heap object and reads another (it cannot prove that two native address ranges do
  * not overlap, a check JDK 26 adds), so such a streaming loop runs as the array loop would with vectorization off.
  * The bulk operations {@link #addScaled}, {@link #scaleAndAdd} and {@link #scaleComplex} are vectorized on the heap
- * and give the element loop's results to the bit.
+ * and give the element loop's results to the bit. A gather over heap objects ({@code a.get(k) * x[col.get(k)]}) keeps
+ * a register per object and runs slower than over arrays; data that only initialization writes, such as a sparse
+ * matrix, should be attached as {@link ObjectRole#READ_ONLY}, which a rank keeps in a plain array.
  */
 public abstract sealed class DoubleArray extends DataObject permits MappedDoubleArray, PlainDoubleArray {
 

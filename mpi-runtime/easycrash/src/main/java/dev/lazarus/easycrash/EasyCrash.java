@@ -37,8 +37,8 @@ public final class EasyCrash implements AutoCloseable {
     private final Comm comm;
     /** The rank's persistent heap, or {@code null} with EasyCrash off ({@link #plain}). */
     private final PersistentHeap heap;
-    /** The objects of a plain run (EasyCrash off), by name in attach order; unused with a heap. */
-    private final Map<String, DataObject> plainObjects = new LinkedHashMap<>();
+    /** Every attached object, in the heap or a plain array, by name in attach order. */
+    private final Map<String, DataObject> attached = new LinkedHashMap<>();
     private final RecoveryState recovery;
     private final PersistencePlan plan;
     private final List<String> regions;
@@ -246,26 +246,37 @@ public final class EasyCrash implements AutoCloseable {
     }
 
     /**
-     * A {@code double} object called {@code name}: in the heap, as NVM kept it on a restart, else zeros; a plain
-     * array of zeros with EasyCrash off.
+     * A {@code double} object called {@code name}: in the persistent heap, as NVM kept it on a restart, else zeros; a
+     * {@link ObjectRole#READ_ONLY read-only} object outside campaigns, and every object with EasyCrash off, is a
+     * plain Java array of zeros instead.
      */
     public DoubleArray doubles(String name, int length, ObjectRole role) {
-        return heap != null ? heap.doubles(name, length, role) : plain(DoubleArray.plain(name, length, role));
+        return attach(inHeap(role) ? heap.doubles(name, length, role) : DoubleArray.plain(name, length, role));
     }
 
     /** A {@code long} object called {@code name}, as {@link #doubles(String, int, ObjectRole)}. */
     public LongArray longs(String name, int length, ObjectRole role) {
-        return heap != null ? heap.longs(name, length, role) : plain(LongArray.plain(name, length, role));
+        return attach(inHeap(role) ? heap.longs(name, length, role) : LongArray.plain(name, length, role));
     }
 
     /** An {@code int} object called {@code name}, as {@link #doubles(String, int, ObjectRole)}. */
     public IntArray ints(String name, int length, ObjectRole role) {
-        return heap != null ? heap.ints(name, length, role) : plain(IntArray.plain(name, length, role));
+        return attach(inHeap(role) ? heap.ints(name, length, role) : IntArray.plain(name, length, role));
     }
 
-    private <T extends DataObject> T plain(T object) {
+    /**
+     * Whether an object of {@code role} goes into the persistent heap: every one but a read-only object, which
+     * initialization rebuilds after every start and the main loop never writes, so NVM would keep it for nothing
+     * ({@link ObjectRole#READ_ONLY} says what the plain array gains). A campaign's trace run keeps it in the heap too:
+     * its cache model must see every object's traffic.
+     */
+    private boolean inHeap(ObjectRole role) {
+        return heap != null && (role != ObjectRole.READ_ONLY || tracer != null);
+    }
+
+    private <T extends DataObject> T attach(T object) {
         ObjectDescriptor.checkName(object.name());
-        if (plainObjects.putIfAbsent(object.name(), object) != null) {
+        if (attached.putIfAbsent(object.name(), object) != null) {
             throw new IllegalArgumentException("object " + object.name() + " is already attached");
         }
         return object;
@@ -273,7 +284,7 @@ public final class EasyCrash implements AutoCloseable {
 
     /** The attached objects by name, in attach order. */
     public Map<String, DataObject> objects() {
-        return heap != null ? heap.objects() : Collections.unmodifiableMap(plainObjects);
+        return Collections.unmodifiableMap(attached);
     }
 
     /**

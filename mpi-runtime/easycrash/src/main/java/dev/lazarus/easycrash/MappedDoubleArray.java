@@ -75,7 +75,7 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void addScaled(double alpha, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x) ? VectorLoops.addScaled(segment, alpha, x.segment, from, to) : from;
+        int done = vectorized(x) ? VectorLoops.addScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
         addScaledByElement(alpha, x, done, to);
     }
 
@@ -90,7 +90,7 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void setScaled(double alpha, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x) ? VectorLoops.setScaled(segment, alpha, x.segment, from, to) : from;
+        int done = vectorized(x) ? VectorLoops.setScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
         setScaledByElement(alpha, x, done, to);
     }
 
@@ -103,7 +103,7 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x) ? VectorLoops.scaleAndAdd(segment, beta, x.segment, from, to) : from;
+        int done = vectorized(x) ? VectorLoops.scaleAndAdd(segment, beta, x.segment, plainArray(x), from, to) : from;
         scaleAndAddByElement(beta, x, done, to);
     }
 
@@ -116,8 +116,10 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void scaleComplex(DoubleArray factors, DoubleArray copy) {
         checkComplexScaling(factors, copy);
-        int done = vectorized(factors) && vectorized(copy)
-                ? VectorLoops.scaleComplex(segment, factors.segment, copy.segment, factors.length) : 0;
+        // the stores go through copy's segment: only lane-wise when it is in the heap too
+        int done = vectorized(factors) && vectorized(copy) && copy instanceof MappedDoubleArray
+                ? VectorLoops.scaleComplex(segment, factors.segment, plainArray(factors), copy.segment, factors.length)
+                : 0;
         scaleComplexByElement(factors, copy, done);
     }
 
@@ -132,6 +134,11 @@ final class MappedDoubleArray extends DoubleArray {
             copy.set(2 * i, re);
             copy.set(2 * i + 1, im);
         }
+    }
+
+    /** The array of a plain object, whose lanes {@link VectorLoops} loads from it; {@code null} for a heap object. */
+    private static double[] plainArray(DoubleArray x) {
+        return x instanceof PlainDoubleArray plain ? plain.values() : null;
     }
 
     /** Lane-wise unless the Vector API is missing or a tracer must see each access (campaign JVMs). */

@@ -16,6 +16,11 @@ final class PlainDoubleArray extends DoubleArray {
         this.values = values;
     }
 
+    /** The array itself, for {@link VectorLoops}' lanes. */
+    double[] values() {
+        return values;
+    }
+
     @Override
     public double get(int index) {
         return values[index];

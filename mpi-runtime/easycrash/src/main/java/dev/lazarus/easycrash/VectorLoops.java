@@ -19,6 +19,13 @@ import java.nio.ByteOrder;
  * bit-identical to the element loops. Each loop stops before the last partial vector and returns where it stopped:
  * the caller's element loop does the rest. Used only when the module is in the boot layer ({@link VectorModule}; the
  * rank JVMs add it); otherwise the callers loop element by element throughout.
+ *
+ * <p>The operand that is only loaded ({@code x}, {@code factors}) may be a plain object (a read-only one, which a rank
+ * keeps in the Java heap): it comes as its array ({@code xArray}, else {@code null}) and its lanes are loaded from
+ * the array, by a conditional written out in each loop. Loaded through its heap segment at a site that also sees
+ * native segments, the loads ran the Vector API's Java fallback (MG with its r and v in plain arrays: 2.5 times as
+ * long on 2 ranks); in a helper method of ours, once compiled on its own, they were "already compiled into a big
+ * method", not inlined, and ran boxed.
  */
 final class VectorLoops {
     private static final VectorSpecies<Double> SPECIES = DoubleVector.SPECIES_PREFERRED;
@@ -39,33 +46,38 @@ final class VectorLoops {
      *
      * @return the first index not done
      */
-    static int addScaled(MemorySegment y, double alpha, MemorySegment x, int from, int to) {
+    static int addScaled(MemorySegment y, double alpha, MemorySegment x, double[] xArray, int from, int to) {
         final int tail = from + SPECIES.loopBound(to - from);
         final long end = (long) tail << 3;
         for (long at = (long) from << 3; at < end; at += STEP) {
-            DoubleVector product = DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).mul(alpha);
+            DoubleVector product = (xArray != null ? DoubleVector.fromArray(SPECIES, xArray, (int) (at >>> 3))
+                    : DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER)).mul(alpha);
             DoubleVector.fromMemorySegment(SPECIES, y, at, ORDER).add(product).intoMemorySegment(y, at, ORDER);
         }
         return tail;
     }
 
     /** {@code y[j] = alpha * x[j]} as {@link #addScaled} does its operation; returns the first index not done. */
-    static int setScaled(MemorySegment y, double alpha, MemorySegment x, int from, int to) {
+    static int setScaled(MemorySegment y, double alpha, MemorySegment x, double[] xArray, int from, int to) {
         final int tail = from + SPECIES.loopBound(to - from);
         final long end = (long) tail << 3;
         for (long at = (long) from << 3; at < end; at += STEP) {
-            DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).mul(alpha).intoMemorySegment(y, at, ORDER);
+            DoubleVector product = (xArray != null ? DoubleVector.fromArray(SPECIES, xArray, (int) (at >>> 3))
+                    : DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER)).mul(alpha);
+            product.intoMemorySegment(y, at, ORDER);
         }
         return tail;
     }
 
     /** {@code y[j] = x[j] + beta * y[j]} as {@link #addScaled} does its operation; returns the first index not done. */
-    static int scaleAndAdd(MemorySegment y, double beta, MemorySegment x, int from, int to) {
+    static int scaleAndAdd(MemorySegment y, double beta, MemorySegment x, double[] xArray, int from, int to) {
         final int tail = from + SPECIES.loopBound(to - from);
         final long end = (long) tail << 3;
         for (long at = (long) from << 3; at < end; at += STEP) {
             DoubleVector product = DoubleVector.fromMemorySegment(SPECIES, y, at, ORDER).mul(beta);
-            DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER).add(product).intoMemorySegment(y, at, ORDER);
+            DoubleVector sum = (xArray != null ? DoubleVector.fromArray(SPECIES, xArray, (int) (at >>> 3))
+                    : DoubleVector.fromMemorySegment(SPECIES, x, at, ORDER)).add(product);
+            sum.intoMemorySegment(y, at, ORDER);
         }
         return tail;
     }
@@ -77,11 +89,13 @@ final class VectorLoops {
      *
      * @return the first factor not done
      */
-    static int scaleComplex(MemorySegment y, MemorySegment factors, MemorySegment copy, int count) {
+    static int scaleComplex(MemorySegment y, MemorySegment factors, double[] factorArray, MemorySegment copy,
+                            int count) {
         final int tail = SPECIES.loopBound(count);
         final long end = (long) tail << 3;
         for (long at = 0; at < end; at += STEP) {
-            DoubleVector factor = DoubleVector.fromMemorySegment(SPECIES, factors, at, ORDER);
+            DoubleVector factor = (factorArray != null ? DoubleVector.fromArray(SPECIES, factorArray, (int) (at >>> 3))
+                    : DoubleVector.fromMemorySegment(SPECIES, factors, at, ORDER));
             long low = at << 1;
             long high = low + STEP;
             DoubleVector first =

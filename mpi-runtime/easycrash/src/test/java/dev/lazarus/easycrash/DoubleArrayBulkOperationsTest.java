@@ -87,11 +87,7 @@ class DoubleArrayBulkOperationsTest {
         int pairs = LENGTH / 2 + 1;   // 102 complex numbers: 12 vectors of 8 factors and a tail of 6
         double[] y = values(5, 2 * pairs);
         double[] factors = values(6, pairs);
-        double[] expected = y.clone();
-        for (int i = 0; i < pairs; i++) {
-            expected[2 * i] = expected[2 * i] * factors[i];
-            expected[2 * i + 1] = expected[2 * i + 1] * factors[i];
-        }
+        double[] expected = complexProducts(y, factors);
         try (PersistentHeap heap = open()) {
             DoubleArray mapped = heap.doubles("y", 2 * pairs, ObjectRole.CANDIDATE);
             DoubleArray mappedCopy = heap.doubles("copy", 2 * pairs, ObjectRole.CANDIDATE);
@@ -134,6 +130,42 @@ class DoubleArrayBulkOperationsTest {
             plainY.addScaled(0.25, pairs[1], 0, LENGTH);
             plainY.scaleAndAdd(1.5, pairs[1], 0, LENGTH);
             assertArrayEquals(expected, plainY.toArray(), 0.0, "plain with a heap argument");
+
+            double[] scaled = x.clone();
+            for (int j = FROM; j < TO; j++) {
+                scaled[j] = -2.5 * x[j];
+            }
+            DoubleArray heapY = heap.doubles("scaled", LENGTH, ObjectRole.CANDIDATE);
+            heapY.copyFrom(x);
+            heapY.setScaled(-2.5, plainX, FROM, TO);
+            assertArrayEquals(scaled, heapY.toArray(), 0.0, "setScaled on the heap with a plain argument");
+        }
+    }
+
+    /** A grid and its copy in the heap with the factors in a plain array (read-only ones), and the other mix. */
+    @Test
+    void scaleComplexTakesPlainFactorsOrAPlainCopy() throws Exception {
+        int pairs = LENGTH / 2 + 1;
+        double[] y = values(9, 2 * pairs);
+        double[] factors = values(10, pairs);
+        double[] expected = complexProducts(y, factors);
+        try (PersistentHeap heap = open()) {
+            DoubleArray plainFactors = DoubleArray.plain("factors", pairs, ObjectRole.READ_ONLY);
+            plainFactors.copyFrom(factors);
+            DoubleArray grid = heap.doubles("y", 2 * pairs, ObjectRole.CANDIDATE);
+            DoubleArray copy = heap.doubles("copy", 2 * pairs, ObjectRole.CANDIDATE);
+            grid.copyFrom(y);
+            grid.scaleComplex(plainFactors, copy);
+            assertArrayEquals(expected, grid.toArray(), 0.0, "heap grid, plain factors");
+            assertArrayEquals(expected, copy.toArray(), 0.0, "heap copy");
+
+            DoubleArray heapFactors = heap.doubles("factors", pairs, ObjectRole.CANDIDATE);
+            heapFactors.copyFrom(factors);
+            DoubleArray plainCopy = DoubleArray.plain("copy", 2 * pairs, ObjectRole.CANDIDATE);
+            grid.copyFrom(y);
+            grid.scaleComplex(heapFactors, plainCopy);
+            assertArrayEquals(expected, grid.toArray(), 0.0, "heap grid, plain copy");
+            assertArrayEquals(expected, plainCopy.toArray(), 0.0, "plain copy");
         }
     }
 
@@ -168,6 +200,16 @@ class DoubleArrayBulkOperationsTest {
             a.copyFrom(x);
         }
         return new DoubleArray[][] {{mappedY, mappedX}, {plainY, plainX}};
+    }
+
+    /** The element loop's {@code y[2i] * f[i], y[2i+1] * f[i]}. */
+    private static double[] complexProducts(double[] y, double[] factors) {
+        double[] products = y.clone();
+        for (int i = 0; i < factors.length; i++) {
+            products[2 * i] = products[2 * i] * factors[i];
+            products[2 * i + 1] = products[2 * i + 1] * factors[i];
+        }
+        return products;
     }
 
     private static double[] values(long seed) {

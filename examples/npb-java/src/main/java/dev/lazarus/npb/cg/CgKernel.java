@@ -167,9 +167,9 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
         p = easyCrash.doubles("p", padded);
         q = easyCrash.doubles("q", padded);
         r = easyCrash.doubles("r", padded);
-        a = easyCrash.doubles("a", matrix.a.length, ObjectRole.REINITIALIZED);
-        colidx = easyCrash.ints("colidx", matrix.colidx.length, ObjectRole.REINITIALIZED);
-        rowstr = easyCrash.ints("rowstr", matrix.rowstr.length, ObjectRole.REINITIALIZED);
+        a = easyCrash.doubles("a", matrix.a.length, ObjectRole.READ_ONLY);
+        colidx = easyCrash.ints("colidx", matrix.colidx.length, ObjectRole.READ_ONLY);
+        rowstr = easyCrash.ints("rowstr", matrix.rowstr.length, ObjectRole.READ_ONLY);
         gathered = new double[padded];
     }
 

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * MG's lane-wise resid and psinv ({@link MgLanes}, which the test JVM takes, as rank JVMs do) give the element loop's
- * results to the bit, on the persistent heap and on plain arrays, on a grid whose rows are not a whole number of
+ * results to the bit, on the persistent heap, on plain arrays and on every mix of the two (a rank keeps read-only
+ * objects in plain arrays), on a grid whose rows are not a whole number of
  * vectors (so the element tails run too) and at an offset inside the object.
  */
 class MgLanesTest {
@@ -54,11 +55,11 @@ class MgLanesTest {
         double[] a = {-8.0 / 3.0, 0.0, 1.0 / 6.0, 1.0 / 12.0};
         double[] expected = random(3);
         residByElement(u, v, expected, a);
-        for (boolean persistent : new boolean[] {true, false}) {
-            DoubleArray r = object(random(3), persistent);
-            MgOps.resid(object(u, persistent), OFFSET, object(v, persistent), OFFSET, r, OFFSET, N1, N2, N3, a,
-                    new double[N1], new double[N1]);
-            assertArrayEquals(expected, r.toArray(), persistent ? "heap" : "plain");
+        for (int kinds = 0; kinds < 8; kinds++) { // each of u, v and r in the heap or plain
+            DoubleArray r = object(random(3), (kinds & 4) != 0);
+            MgOps.resid(object(u, (kinds & 1) != 0), OFFSET, object(v, (kinds & 2) != 0), OFFSET, r, OFFSET, N1, N2,
+                    N3, a, new double[N1], new double[N1]);
+            assertArrayEquals(expected, r.toArray(), "u, v, r in the heap: " + kinds(kinds, 3));
         }
     }
 
@@ -68,11 +69,21 @@ class MgLanesTest {
         double[] c = {-3.0 / 8.0, 1.0 / 32.0, -1.0 / 64.0, 0.0};
         double[] expected = random(5);
         psinvByElement(r, expected, c);
-        for (boolean persistent : new boolean[] {true, false}) {
-            DoubleArray u = object(random(5), persistent);
-            MgOps.psinv(object(r, persistent), OFFSET, u, OFFSET, N1, N2, N3, c, new double[N1], new double[N1]);
-            assertArrayEquals(expected, u.toArray(), persistent ? "heap" : "plain");
+        for (int kinds = 0; kinds < 4; kinds++) { // each of r and u in the heap or plain
+            DoubleArray u = object(random(5), (kinds & 2) != 0);
+            MgOps.psinv(object(r, (kinds & 1) != 0), OFFSET, u, OFFSET, N1, N2, N3, c, new double[N1],
+                    new double[N1]);
+            assertArrayEquals(expected, u.toArray(), "r, u in the heap: " + kinds(kinds, 2));
         }
+    }
+
+    /** The first {@code count} bits of {@code kinds}, lowest first, as "true, false, ...". */
+    private static String kinds(int kinds, int count) {
+        StringBuilder text = new StringBuilder();
+        for (int bit = 0; bit < count; bit++) {
+            text.append(bit == 0 ? "" : ", ").append((kinds >> bit & 1) != 0);
+        }
+        return text.toString();
     }
 
     private DoubleArray object(double[] values, boolean persistent) {

@@ -69,9 +69,9 @@ public class CgLoopsBench {
         SplittableRandom random = new SplittableRandom(314159265L);
         store = BenchObjects.open(objects, 4L * matrix.rowstr.length, 4L * matrix.colidx.length,
                 8L * matrix.a.length, 8L * na, 8L * na, 8L * na, 8L * na);
-        rowstr = store.ints("rowstr", matrix.rowstr, ObjectRole.REINITIALIZED);
-        colidx = store.ints("colidx", matrix.colidx, ObjectRole.REINITIALIZED);
-        a = store.doubles("a", matrix.a, ObjectRole.REINITIALIZED);
+        rowstr = store.ints("rowstr", matrix.rowstr, ObjectRole.READ_ONLY);
+        colidx = store.ints("colidx", matrix.colidx, ObjectRole.READ_ONLY);
+        a = store.doubles("a", matrix.a, ObjectRole.READ_ONLY);
         p = store.doubles("p", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
         q = store.doubles("q", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
         z = store.doubles("z", random.doubles(na).toArray(), ObjectRole.CANDIDATE);

@@ -10,13 +10,18 @@ import org.junit.jupiter.api.Test;
 
 class ObjectDescriptorTest {
 
-    /** The heap spells roles with EasyCrash's names, so heaps written before and after read alike. */
+    /**
+     * The heap spells roles with EasyCrash's names, so heaps written before and after read alike; it records only
+     * whether an object is kept across a crash, so a read-only object (in a heap only in a campaign's trace run) is
+     * written as re-initialized.
+     */
     @Test
     void theDirectorySpellsEveryRoleByItsName() {
         for (ObjectRole role : ObjectRole.values()) {
             ObjectDescriptor descriptor = new ObjectDescriptor("u", ElementType.DOUBLE, 4096, 10,
                     role == ObjectRole.CANDIDATE);
-            assertEquals("DOUBLE 4096 10 " + role.name(), descriptor.encode());
+            String word = role == ObjectRole.CANDIDATE ? "CANDIDATE" : "REINITIALIZED";
+            assertEquals("DOUBLE 4096 10 " + word, descriptor.encode(), role.name());
             assertEquals(descriptor, ObjectDescriptor.decode("u", descriptor.encode()));
         }
     }
