@@ -2,6 +2,7 @@ package dev.lazarus.npb.heat;
 
 import dev.lazarus.easycrash.DoubleArray;
 import dev.lazarus.easycrash.EasyCrash;
+import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.easycrash.Recomputable;
 import dev.lazarus.easycrash.RecomputableApplication;
 import dev.lazarus.easycrash.RecomputingRun;
@@ -36,8 +37,8 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * of the neighbours' rows, refreshed before they are read).
  *
  * <p><b>Named data objects.</b> {@code u} (the solution with ghost rows, a candidate: it carries all the progress) and
- * {@code f} (the source, re-initialized on a restart). <b>Code regions</b> of the main loop: {@code redSweep},
- * {@code blackSweep} (each with the ghost-row exchange before it).
+ * {@code f} (the source, read-only: rebuilt on a restart, a plain array outside campaigns). <b>Code regions</b> of
+ * the main loop: {@code redSweep}, {@code blackSweep} (each with the ghost-row exchange before it).
  */
 public final class HeatKernel implements RecomputableApplication, Recomputable {
     private static final String NAME = "solver.HEAT";
@@ -150,7 +151,7 @@ public final class HeatKernel implements RecomputableApplication, Recomputable {
     @Override
     public void attach(EasyCrash easyCrash) {
         u = easyCrash.doubles("u", (rows + 2) * width());
-        f = easyCrash.doubles("f", (rows + 2) * width(), dev.lazarus.easycrash.ObjectRole.REINITIALIZED);
+        f = easyCrash.doubles("f", (rows + 2) * width(), ObjectRole.READ_ONLY);
     }
 
     @Override

@@ -58,7 +58,7 @@ public class HeatLoopsBench {
         omega = 2.0 / (1.0 + Math.sin(Math.PI * h));
         store = BenchObjects.open(objects, 8L * width * width, 8L * width * width);
         u = store.doubles("u", width * width, ObjectRole.CANDIDATE);
-        f = store.doubles("f", width * width, ObjectRole.REINITIALIZED);
+        f = store.doubles("f", width * width, ObjectRole.READ_ONLY);
         HeatOps.source(f, n, n, 1, h);
     }
 
