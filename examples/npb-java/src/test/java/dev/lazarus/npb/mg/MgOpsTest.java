@@ -148,6 +148,45 @@ class MgOpsTest {
         }
     }
 
+    /**
+     * rprj3 sums each fine row's neighbours once, for odd and even points alike; NPB sums the even points' again in
+     * its coarse loop, in the same order, so the projection is NPB's loop's to the bit.
+     */
+    @Test
+    void rprj3IsNpbsLoopToTheBit() {
+        DoubleArray fine = randomGrid(N, 7);
+        int mc = N / 2 + 2;
+        DoubleArray coarse = heap.zeros(mc * mc * mc);
+        MgOps.rprj3(fine, 0, M, M, M, coarse, 0, mc, mc, mc, scratch(), scratch());
+        double[] r = fine.toArray();
+        double[] x1 = new double[M];
+        double[] y1 = new double[M];
+        for (int j3 = 1; j3 < mc - 1; j3++) {
+            for (int j2 = 1; j2 < mc - 1; j2++) {
+                int c = 2 * j3 * M * M + 2 * j2 * M;
+                int sc = c - M;
+                int nc = c + M;
+                int b = c - M * M;
+                int t = c + M * M;
+                for (int j1 = 1; j1 < mc; j1++) { // NPB's first loop: the odd fine points
+                    int i = 2 * j1 - 1;
+                    x1[i] = r[sc + i] + r[nc + i] + r[b + i] + r[t + i];
+                    y1[i] = r[b - M + i] + r[t - M + i] + r[b + M + i] + r[t + M + i];
+                }
+                for (int j1 = 1; j1 < mc - 1; j1++) {
+                    int i1 = 2 * j1;
+                    double y2 = r[b - M + i1] + r[t - M + i1] + r[b + M + i1] + r[t + M + i1];
+                    double x2 = r[sc + i1] + r[nc + i1] + r[b + i1] + r[t + i1];
+                    double expected = 0.5 * r[c + i1] + 0.25 * (r[c + i1 - 1] + r[c + i1 + 1] + x2)
+                            + 0.125 * (x1[i1 - 1] + x1[i1 + 1] + y2) + 0.0625 * (y1[i1 - 1] + y1[i1 + 1]);
+                    assertEquals(Double.doubleToRawLongBits(expected),
+                            Double.doubleToRawLongBits(coarse.get(j3 * mc * mc + j2 * mc + j1)),
+                            "coarse " + j1 + "," + j2 + "," + j3);
+                }
+            }
+        }
+    }
+
     @Test
     void rprj3OfConstantIsFourTimesIt() {
         DoubleArray fine = heap.zeros(M * M * M);
