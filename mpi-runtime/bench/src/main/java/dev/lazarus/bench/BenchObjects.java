@@ -82,9 +82,9 @@ public final class BenchObjects implements AutoCloseable {
         return array;
     }
 
-    /** Whether an object of {@code role} goes into the heap: any but a read-only one among mapped objects. */
+    /** Whether an object of {@code role} goes into the heap: among mapped objects, where a rank would put it. */
     private boolean inHeap(ObjectRole role) {
-        return nvm != null && role != ObjectRole.READ_ONLY;
+        return nvm != null && role.inHeapOutsideCampaigns();
     }
 
     /** Unmaps and deletes the heap of mapped objects; nothing for plain ones. */

@@ -271,7 +271,7 @@ public final class EasyCrash implements AutoCloseable {
      * its cache model must see every object's traffic.
      */
     private boolean inHeap(ObjectRole role) {
-        return heap != null && (role != ObjectRole.READ_ONLY || tracer != null);
+        return heap != null && (role.inHeapOutsideCampaigns() || tracer != null);
     }
 
     private <T extends DataObject> T attach(T object) {

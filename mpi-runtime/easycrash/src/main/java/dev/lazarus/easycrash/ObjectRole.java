@@ -23,5 +23,13 @@ public enum ObjectRole {
      * ({@code segment().heapBase()}), as {@code DoubleArray}'s bulk operations do: lanes loaded from segments of
      * both kinds at one site run the Vector API's Java fallback.
      */
-    READ_ONLY
+    READ_ONLY;
+
+    /**
+     * Whether a rank keeps an object of this role in the persistent heap outside crash-test campaigns: every role but
+     * {@link #READ_ONLY}. (A campaign's trace run keeps every object there.)
+     */
+    public boolean inHeapOutsideCampaigns() {
+        return this != READ_ONLY;
+    }
 }

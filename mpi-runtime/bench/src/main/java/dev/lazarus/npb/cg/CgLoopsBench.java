@@ -25,8 +25,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * CG's inner loops ({@link CgOps}, the kernel's own code) on NPB's matrix from {@link CgMatrix#makea}, one rank:
  * class S by default (1400 rows, about 78,000 nonzeros), or class A (14,000 rows, about 1.85 million).
- * {@code objects} chooses the implementation of the data objects: a
- * persistent heap ({@code mapped}) or plain Java arrays ({@code plain}).
+ * {@code objects} chooses the implementation of the data objects: as a rank places them ({@code mapped}: the vectors
+ * in a persistent heap, the read-only matrix in plain arrays) or all plain Java arrays ({@code plain}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

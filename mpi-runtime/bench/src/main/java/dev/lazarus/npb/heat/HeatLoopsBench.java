@@ -22,8 +22,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * solver.HEAT's red-black SOR sweep ({@link HeatOps#sweep}, the kernel's own code) on one rank's whole grid of a
- * problem class (S by default: 64 x 64 interior points with their boundary; {@code -p problemClass=A}: 512 x 512). {@code objects} chooses the implementation of the data objects: a
- * persistent heap ({@code mapped}) or plain Java arrays ({@code plain}).
+ * problem class (S by default: 64 x 64 interior points with their boundary; {@code -p problemClass=A}: 512 x 512).
+ * {@code objects} chooses the implementation of the data objects: as a rank places them ({@code mapped}: {@code u} in
+ * a persistent heap, the read-only {@code f} a plain array) or all plain Java arrays ({@code plain}).
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
