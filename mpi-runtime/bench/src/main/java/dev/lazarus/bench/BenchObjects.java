@@ -9,8 +9,8 @@ import java.util.Arrays;
 /**
  * The data objects of one benchmark trial, in the implementation a JMH {@code @Param({"mapped", "plain"}) String
  * objects} names: {@value #MAPPED} objects are placed as a rank places them ({@code EasyCrash.doubles}), in a
- * throw-away persistent heap under {@code /dev/shm} (see {@link BenchHeap}) but for read-only ones
- * ({@link ObjectRole#READ_ONLY}), which are plain arrays; {@value #PLAIN} ones are all plain Java arrays
+ * throw-away persistent heap under {@code /dev/shm} (see {@link BenchHeap}) but for temporary and read-only ones
+ * ({@link ObjectRole#inHeapOutsideCampaigns()}), which are plain arrays; {@value #PLAIN} ones are all plain Java arrays
  * ({@link DoubleArray#plain}), as with EasyCrash off.
  * The kernel loops then run unchanged on either. JMH runs each parameter value in its own fork, so a JVM loads only
  * one implementation, as a Lazarus rank does.

@@ -247,8 +247,8 @@ public final class EasyCrash implements AutoCloseable {
 
     /**
      * A {@code double} object called {@code name}: in the persistent heap, as NVM kept it on a restart, else zeros; a
-     * {@link ObjectRole#READ_ONLY read-only} object outside campaigns, and every object with EasyCrash off, is a
-     * plain Java array of zeros instead.
+     * {@link ObjectRole#TEMPORARY temporary} or {@link ObjectRole#READ_ONLY read-only} object outside campaigns, and
+     * every object with EasyCrash off, is a plain Java array of zeros instead.
      */
     public DoubleArray doubles(String name, int length, ObjectRole role) {
         return attach(inHeap(role) ? heap.doubles(name, length, role) : DoubleArray.plain(name, length, role));
@@ -265,10 +265,11 @@ public final class EasyCrash implements AutoCloseable {
     }
 
     /**
-     * Whether an object of {@code role} goes into the persistent heap: every one but a read-only object, which
-     * initialization rebuilds after every start and the main loop never writes, so NVM would keep it for nothing
-     * ({@link ObjectRole#READ_ONLY} says what the plain array gains). A campaign's trace run keeps it in the heap too:
-     * its cache model must see every object's traffic.
+     * Whether an object of {@code role} goes into the persistent heap: a candidate or re-initialized one, not a
+     * temporary one (every iteration writes it before reading it) or a read-only one (initialization rebuilds it
+     * after every start and the main loop never writes it), which NVM would keep for nothing ({@link ObjectRole} says
+     * what the plain array gains). A campaign's trace run keeps every object in the heap: its cache model must see
+     * every object's traffic.
      */
     private boolean inHeap(ObjectRole role) {
         return heap != null && (role.inHeapOutsideCampaigns() || tracer != null);

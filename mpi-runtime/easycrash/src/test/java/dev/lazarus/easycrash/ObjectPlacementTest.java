@@ -35,22 +35,24 @@ class ObjectPlacementTest {
     }
 
     @Test
-    void readOnlyObjectsArePlainArraysAndTheOthersAreInTheHeap() throws Exception {
+    void readOnlyAndTemporaryObjectsArePlainArraysAndTheOthersAreInTheHeap() throws Exception {
         try (EasyCrash easyCrash = start(null)) {
             DoubleArray x = easyCrash.doubles("x", 100);
             DoubleArray a = easyCrash.doubles("a", 100, ObjectRole.READ_ONLY);
             IntArray colidx = easyCrash.ints("colidx", 100, ObjectRole.READ_ONLY);
             LongArray counts = easyCrash.longs("counts", 10, ObjectRole.READ_ONLY);
             IntArray keys = easyCrash.ints("keys", 100, ObjectRole.CANDIDATE);
-            DoubleArray scratch = easyCrash.doubles("scratch", 100, ObjectRole.REINITIALIZED);
+            DoubleArray residual = easyCrash.doubles("residual", 100, ObjectRole.REINITIALIZED);
+            DoubleArray buffer = easyCrash.doubles("buffer", 100, ObjectRole.TEMPORARY);
+            LongArray seeds = easyCrash.longs("seeds", 10, ObjectRole.TEMPORARY);
             assertTrue(x.persistent(), "candidate x");
             assertTrue(keys.persistent(), "candidate keys");
-            assertTrue(scratch.persistent(), "re-initialized scratch");
-            for (DataObject plain : List.of(a, colidx, counts)) {
-                assertFalse(plain.persistent(), plain.name() + " is read-only");
+            assertTrue(residual.persistent(), "re-initialized residual");
+            for (DataObject plain : List.of(a, colidx, counts, buffer, seeds)) {
+                assertFalse(plain.persistent(), plain.name() + " is " + plain.role());
                 assertEquals(-1, plain.heapOffset(), plain.name());
             }
-            assertEquals(List.of("x", "a", "colidx", "counts", "keys", "scratch"),
+            assertEquals(List.of("x", "a", "colidx", "counts", "keys", "residual", "buffer", "seeds"),
                     List.copyOf(easyCrash.objects().keySet()));
             a.set(7, 2.5);
             x.copyFrom(a.toArray());
@@ -63,8 +65,10 @@ class ObjectPlacementTest {
         try (EasyCrash easyCrash = start(AccessTracer.NONE)) {
             DoubleArray a = easyCrash.doubles("a", 100, ObjectRole.READ_ONLY);
             IntArray colidx = easyCrash.ints("colidx", 100, ObjectRole.READ_ONLY);
+            DoubleArray buffer = easyCrash.doubles("buffer", 100, ObjectRole.TEMPORARY);
             assertTrue(a.persistent(), "the cache model sees a");
             assertTrue(colidx.persistent(), "the cache model sees colidx");
+            assertTrue(buffer.persistent(), "the cache model sees buffer");
         }
     }
 
@@ -74,6 +78,7 @@ class ObjectPlacementTest {
             assertFalse(easyCrash.doubles("x", 10).persistent());
             assertFalse(easyCrash.ints("a", 10, ObjectRole.REINITIALIZED).persistent());
             assertFalse(easyCrash.ints("b", 10, ObjectRole.READ_ONLY).persistent());
+            assertFalse(easyCrash.longs("c", 10, ObjectRole.TEMPORARY).persistent());
         }
     }
 

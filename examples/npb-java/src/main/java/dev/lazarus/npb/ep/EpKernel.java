@@ -44,7 +44,7 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  *
  * <p><b>EasyCrash.</b> An iteration is one batch, so the bookmark is the batch in progress; {@link #iterations()}
  * is the most batches any rank has (a rank with one fewer idles through the last iteration). {@code x} is
- * REINITIALIZED (every batch overwrites it before reading it). The CANDIDATE object {@code tallies} is the whole
+ * TEMPORARY (every batch overwrites it before reading it; a plain array outside campaigns). The CANDIDATE object {@code tallies} is the whole
  * state of the computation: one slot of {@link #TALLY} values (the four sums, then the annulus counts) per batch,
  * slot {@code i} holding the tallies of this rank's batches 1 to {@code i} (slot 0: zeros). Batch {@code i} reads
  * slot {@code i - 1} and writes slot {@code i}, so running a batch again gives the same result: a restart at any
@@ -236,7 +236,7 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
 
     @Override
     public void attach(EasyCrash easyCrash) {
-        x = easyCrash.doubles("x", 2 * NK, ObjectRole.REINITIALIZED);
+        x = easyCrash.doubles("x", 2 * NK, ObjectRole.TEMPORARY);
         tallies = easyCrash.doubles("tallies", TALLY * (batchCount + 1));
     }
 

@@ -49,7 +49,7 @@ public class EpLoopsBench {
     @Setup(Level.Trial)
     public void setUp() {
         store = BenchObjects.open(objects, 8L * COUNT, 8L * 2 * EpKernel.TALLY);
-        x = store.doubles("x", COUNT, ObjectRole.REINITIALIZED);
+        x = store.doubles("x", COUNT, ObjectRole.TEMPORARY);
         tallies = store.doubles("tallies", 2 * EpKernel.TALLY, ObjectRole.CANDIDATE);
         EpOps.generateUniforms(x, seed, EpKernel.A, COUNT);
     }

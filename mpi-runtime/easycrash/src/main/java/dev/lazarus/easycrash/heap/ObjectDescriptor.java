@@ -13,8 +13,8 @@ import java.util.regex.Pattern;
  * @param offset     byte offset in the heap file, page aligned
  * @param length     number of elements
  * @param candidate  a candidate critical object (kept across a crash), else re-initialized by the application (a
- *                   read-only object too); the directory spells it as EasyCrash's role names, {@value #CANDIDATE} or
- *                   {@value #REINITIALIZED}
+ *                   temporary or read-only object too, in a campaign's heap); the directory spells it as EasyCrash's
+ *                   role names, {@value #CANDIDATE} or {@value #REINITIALIZED}
  */
 public record ObjectDescriptor(String name, ElementType type, long offset, int length, boolean candidate) {
     /** The directory's word for a candidate object (EasyCrash's {@code ObjectRole.CANDIDATE}). */
