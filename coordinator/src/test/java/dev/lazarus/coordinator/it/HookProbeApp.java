@@ -117,7 +117,34 @@ public final class HookProbeApp implements MpiApplication {
             alltoallSegments(arena, 3);
             alltoallSegments(arena, 1);
             bcastSegment(arena);
+            allgatherSegmentInPlace(arena);
         }
+    }
+
+    /**
+     * Allgather with each rank's block already in place (CG's assemble; MPI_IN_PLACE on Open MPI): three doubles
+     * per rank from element 1 of a segment with a sentinel on each side, which must stay as they were.
+     */
+    private void allgatherSegmentInPlace(Arena arena) {
+        int count = 3;
+        int total = count * size;
+        MemorySegment v = arena.allocate((total + 2L) * Double.BYTES);
+        for (int i = 0; i < total + 2; i++) {
+            v.setAtIndex(ValueLayout.JAVA_DOUBLE, i, -1.0);
+        }
+        for (int k = 0; k < count; k++) {
+            v.setAtIndex(ValueLayout.JAVA_DOUBLE, 1 + (long) rank * count + k, code(rank, k));
+        }
+        comm.allgather(v, 1 + rank * count, count, v, 1, ElementType.DOUBLE);
+        expect("allgather segment in place", new Event(v, 8, 8L * total));
+        boolean ok = v.getAtIndex(ValueLayout.JAVA_DOUBLE, 0) == -1.0
+                && v.getAtIndex(ValueLayout.JAVA_DOUBLE, total + 1) == -1.0;
+        for (int j = 0; j < size; j++) {
+            for (int k = 0; k < count; k++) {
+                ok &= v.getAtIndex(ValueLayout.JAVA_DOUBLE, 1 + (long) j * count + k) == code(j, k);
+            }
+        }
+        check("allgather segment in place data", ok);
     }
 
     /**
@@ -224,6 +251,18 @@ public final class HookProbeApp implements MpiApplication {
         comm.allgather(two, 0, 2, all, 3);
         expect("allgather", new Event(all, 12, 8L * size));
         check("allgather data", all[3 + 2 * (size - 1) + 1] == (size - 1) * 10 + 1);
+
+        long[] own = new long[2 * size + 1];
+        own[0] = -1;
+        own[1 + 2 * rank] = rank * 10L;
+        own[2 + 2 * rank] = rank * 10L + 1;
+        comm.allgather(own, 1 + 2 * rank, 2, own, 1);
+        expect("allgather in place", new Event(own, 8, 16L * size));
+        boolean ownOk = own[0] == -1;
+        for (int j = 0; j < size; j++) {
+            ownOk &= own[1 + 2 * j] == j * 10L && own[2 + 2 * j] == j * 10L + 1;
+        }
+        check("allgather in place data", ownOk);
 
         byte[] blocks = new byte[2 * size];
         for (int j = 0; j < size; j++) {

@@ -75,7 +75,7 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void addScaled(double alpha, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x) ? VectorLoops.addScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
+        int done = vectorized(x, to - from) ? VectorLoops.addScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
         addScaledByElement(alpha, x, done, to);
     }
 
@@ -90,7 +90,7 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void setScaled(double alpha, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x) ? VectorLoops.setScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
+        int done = vectorized(x, to - from) ? VectorLoops.setScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
         setScaledByElement(alpha, x, done, to);
     }
 
@@ -103,7 +103,7 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x) ? VectorLoops.scaleAndAdd(segment, beta, x.segment, plainArray(x), from, to) : from;
+        int done = vectorized(x, to - from) ? VectorLoops.scaleAndAdd(segment, beta, x.segment, plainArray(x), from, to) : from;
         scaleAndAddByElement(beta, x, done, to);
     }
 
@@ -117,7 +117,7 @@ final class MappedDoubleArray extends DoubleArray {
     public void scaleComplex(DoubleArray factors, DoubleArray copy) {
         checkComplexScaling(factors, copy);
         // the stores go through copy's segment: only lane-wise when it is in the heap too
-        int done = vectorized(factors) && vectorized(copy) && copy instanceof MappedDoubleArray
+        int done = vectorized(factors, 0) && vectorized(copy, 2 * factors.length) && copy instanceof MappedDoubleArray
                 ? VectorLoops.scaleComplex(segment, factors.segment, plainArray(factors), copy.segment, factors.length)
                 : 0;
         scaleComplexByElement(factors, copy, done);
@@ -141,9 +141,13 @@ final class MappedDoubleArray extends DoubleArray {
         return x instanceof PlainDoubleArray plain ? plain.values() : null;
     }
 
-    /** Lane-wise unless the Vector API is missing or a tracer must see each access (campaign JVMs). */
-    private boolean vectorized(DoubleArray x) {
-        return lanewiseAccess() && x.lanewiseAccess();
+    /**
+     * Whether an operation over {@code elements} elements of this object and {@code x} runs lane-wise: not while the
+     * Vector API is missing or a tracer must see each access (campaign JVMs), nor before the lanes pay for their
+     * warm-up ({@link BulkLanePolicy}).
+     */
+    private boolean vectorized(DoubleArray x, int elements) {
+        return lanewiseAccess() && x.lanewiseAccess() && BulkLanePolicy.lanewise(elements);
     }
 
     @Override

@@ -1,7 +1,10 @@
 package dev.lazarus.easycrash;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.file.Path;
 import java.util.SplittableRandom;
@@ -15,7 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The bulk operations {@code addScaled}, {@code setScaled}, {@code scaleAndAdd} and {@code scaleComplex} give the
  * element loop's results to the bit on both implementations, over ranges that start and end off a vector boundary (so
  * both the lane-wise loop and the element tail run), and refuse ranges outside either object. The test JVMs resolve
- * the Vector API, as rank JVMs do, so the persistent heap's objects take the lane-wise path here.
+ * the Vector API, as rank JVMs do, so the persistent heap's objects take the lane-wise path here once
+ * {@link BulkLanePolicy} lets them ({@code lanes: true}) and the element loop before ({@code lanes: false}).
  */
 class DoubleArrayBulkOperationsTest {
     /** Not a multiple of any vector length, and long enough for several vectors of 8 lanes. */
@@ -26,13 +30,20 @@ class DoubleArrayBulkOperationsTest {
     @TempDir
     Path nvm;
 
+    @AfterEach
+    void warmUpAgain() {
+        BulkLanePolicy.reset(false);
+    }
+
     @Test
     void theTestJvmTakesTheLaneWisePath() {
         assertTrue(VectorModule.PRESENT, "tests run with --add-modules=jdk.incubator.vector (lazarus.jvm.flags)");
     }
 
-    @Test
-    void addScaledIsTheElementLoopOnBothImplementations() throws Exception {
+    @ParameterizedTest(name = "lanes: {0}")
+    @ValueSource(booleans = {false, true})
+    void addScaledIsTheElementLoopOnBothImplementations(boolean lanes) throws Exception {
+        BulkLanePolicy.reset(lanes);
         double[] y = values(1);
         double[] x = values(2);
         double[] expected = y.clone();
@@ -47,8 +58,10 @@ class DoubleArrayBulkOperationsTest {
         }
     }
 
-    @Test
-    void setScaledIsTheElementLoopOnBothImplementations() throws Exception {
+    @ParameterizedTest(name = "lanes: {0}")
+    @ValueSource(booleans = {false, true})
+    void setScaledIsTheElementLoopOnBothImplementations(boolean lanes) throws Exception {
+        BulkLanePolicy.reset(lanes);
         double[] y = values(5);
         double[] x = values(6);
         x[FROM + 3] = -0.0;
@@ -66,8 +79,10 @@ class DoubleArrayBulkOperationsTest {
         }
     }
 
-    @Test
-    void scaleAndAddIsTheElementLoopOnBothImplementations() throws Exception {
+    @ParameterizedTest(name = "lanes: {0}")
+    @ValueSource(booleans = {false, true})
+    void scaleAndAddIsTheElementLoopOnBothImplementations(boolean lanes) throws Exception {
+        BulkLanePolicy.reset(lanes);
         double[] y = values(3);
         double[] x = values(4);
         double[] expected = y.clone();
@@ -82,8 +97,10 @@ class DoubleArrayBulkOperationsTest {
         }
     }
 
-    @Test
-    void scaleComplexIsTheElementLoopOnBothImplementations() throws Exception {
+    @ParameterizedTest(name = "lanes: {0}")
+    @ValueSource(booleans = {false, true})
+    void scaleComplexIsTheElementLoopOnBothImplementations(boolean lanes) throws Exception {
+        BulkLanePolicy.reset(lanes);
         int pairs = LENGTH / 2 + 1;   // 102 complex numbers: 12 vectors of 8 factors and a tail of 6
         double[] y = values(5, 2 * pairs);
         double[] factors = values(6, pairs);
@@ -110,8 +127,10 @@ class DoubleArrayBulkOperationsTest {
     }
 
     /** A heap object may take a plain one as its argument (and the reverse): the results are the same. */
-    @Test
-    void heapAndPlainObjectsMix() throws Exception {
+    @ParameterizedTest(name = "lanes: {0}")
+    @ValueSource(booleans = {false, true})
+    void heapAndPlainObjectsMix(boolean lanes) throws Exception {
+        BulkLanePolicy.reset(lanes);
         double[] y = values(7);
         double[] x = values(8);
         double[] expected = y.clone();
@@ -143,8 +162,10 @@ class DoubleArrayBulkOperationsTest {
     }
 
     /** A grid and its copy in the heap with the factors in a plain array (read-only ones), and the other mix. */
-    @Test
-    void scaleComplexTakesPlainFactorsOrAPlainCopy() throws Exception {
+    @ParameterizedTest(name = "lanes: {0}")
+    @ValueSource(booleans = {false, true})
+    void scaleComplexTakesPlainFactorsOrAPlainCopy(boolean lanes) throws Exception {
+        BulkLanePolicy.reset(lanes);
         int pairs = LENGTH / 2 + 1;
         double[] y = values(9, 2 * pairs);
         double[] factors = values(10, pairs);

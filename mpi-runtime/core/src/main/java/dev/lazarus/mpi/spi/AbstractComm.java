@@ -202,8 +202,12 @@ public abstract class AbstractComm implements Comm {
         checkBuffer("allgather", sendBuf, sendOffset, count, type);
         int total = Math.multiplyExact(count, size);
         checkBuffer("allgather", recvBuf, recvOffset, total, type);
-        Object from = aliased(sendBuf, recvBuf) ? Buffers.copyOf(sendBuf, sendOffset, count, type) : sendBuf;
-        doAllgather(from, from == sendBuf ? sendOffset : 0, count, recvBuf, recvOffset, type);
+        if (sendBuf == recvBuf && sendOffset == recvOffset + (long) rank * count) {
+            doAllgatherInPlace(recvBuf, recvOffset, count, type);
+        } else {
+            Object from = aliased(sendBuf, recvBuf) ? Buffers.copyOf(sendBuf, sendOffset, count, type) : sendBuf;
+            doAllgather(from, from == sendBuf ? sendOffset : 0, count, recvBuf, recvOffset, type);
+        }
         received(recvBuf, recvOffset, total, type);
     }
 
@@ -274,6 +278,15 @@ public abstract class AbstractComm implements Comm {
 
     protected abstract void doAllgather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                                         ElementType type);
+
+    /**
+     * {@link #doAllgather} with this rank's block already in place, at {@code offset + rank * count} of {@code buf}
+     * (MPI's {@code MPI_IN_PLACE}). By default it sends a copy of that block.
+     */
+    protected void doAllgatherInPlace(Object buf, int offset, int count, ElementType type) {
+        int at = offset + rank * count;
+        doAllgather(Buffers.copyOf(buf, at, count, type), 0, count, buf, offset, type);
+    }
 
     protected abstract void doAlltoall(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                                        ElementType type);

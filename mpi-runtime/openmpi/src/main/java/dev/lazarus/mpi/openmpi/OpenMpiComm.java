@@ -207,6 +207,24 @@ final class OpenMpiComm extends AbstractComm {
         r.finish(count * size());
     }
 
+    /**
+     * {@code MPI_Allgather} with {@code MPI_IN_PLACE} when the bindings can work on the buffer itself (an array or a
+     * native segment); a staged buffer would need this rank's block copied in first, so it takes the copying path.
+     */
+    @Override
+    protected void doAllgatherInPlace(Object buf, int offset, int count, ElementType type) {
+        Transfer r = Transfer.toReceive(buf, offset, count * size(), type, false);
+        if (r.staging() != null) {
+            super.doAllgatherInPlace(buf, offset, count, type);
+            return;
+        }
+        Datatype dt = datatype(type);
+        call("allgather", () -> {
+            comm.allGather(r.mpiBuffer(), count, dt);
+            return null;
+        });
+    }
+
     @Override
     protected void doAlltoall(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                               ElementType type) {
