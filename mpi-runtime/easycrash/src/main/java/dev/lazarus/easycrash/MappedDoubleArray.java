@@ -2,6 +2,7 @@ package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.easycrash.trace.Tracing;
+import dev.lazarus.mpi.memory.RawMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -9,13 +10,13 @@ import java.util.Objects;
 
 /**
  * A {@code double} array in the persistent heap. Accessors compile to an array-style bounds check and a plain load or
- * store in production ({@link HeapMemory} says why not through the segment).
+ * store in production ({@link RawMemory} says why not through the segment).
  */
 final class MappedDoubleArray extends DoubleArray {
-    /** The first element's address in the mapping, for {@link HeapMemory}. */
+    /** The first element's address in the mapping, for {@link RawMemory}. */
     private final long address;
 
-    /** For the bulk copies; elements are loaded and stored through {@link HeapMemory}. */
+    /** For the bulk copies; elements are loaded and stored through {@link RawMemory}. */
     private static final ValueLayout.OfDouble LAYOUT = ValueLayout.JAVA_DOUBLE_UNALIGNED;
 
     MappedDoubleArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
@@ -28,7 +29,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
-        return HeapMemory.getDouble(address + ((long) Objects.checkIndex(index, length) << 3));
+        return RawMemory.getDouble(address + ((long) Objects.checkIndex(index, length) << 3));
     }
 
     @Override
@@ -36,7 +37,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
-        HeapMemory.putDouble(address + ((long) Objects.checkIndex(index, length) << 3), value);
+        RawMemory.putDouble(address + ((long) Objects.checkIndex(index, length) << 3), value);
     }
 
     /**
@@ -57,7 +58,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
-        return HeapMemory.getDouble(address + ((long) Objects.checkIndex(index, length) << 3));
+        return RawMemory.getDouble(address + ((long) Objects.checkIndex(index, length) << 3));
     }
 
     @Override
@@ -69,7 +70,7 @@ final class MappedDoubleArray extends DoubleArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
-        HeapMemory.putDouble(address + ((long) Objects.checkIndex(index, length) << 3), value);
+        RawMemory.putDouble(address + ((long) Objects.checkIndex(index, length) << 3), value);
     }
 
     @Override

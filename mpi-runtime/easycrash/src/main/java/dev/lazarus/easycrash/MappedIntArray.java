@@ -2,14 +2,15 @@ package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.easycrash.trace.Tracing;
+import dev.lazarus.mpi.memory.RawMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
-/** A {@code int} array in the persistent heap; elements go through {@link HeapMemory}. */
+/** A {@code int} array in the persistent heap; elements go through {@link RawMemory}. */
 final class MappedIntArray extends IntArray {
-    /** The first element's address in the mapping, for {@link HeapMemory}. */
+    /** The first element's address in the mapping, for {@link RawMemory}. */
     private final long address;
 
     private static final ValueLayout.OfInt LAYOUT = ValueLayout.JAVA_INT;
@@ -24,7 +25,7 @@ final class MappedIntArray extends IntArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 2), 4);
         }
-        return HeapMemory.getInt(address + ((long) Objects.checkIndex(index, length) << 2));
+        return RawMemory.getInt(address + ((long) Objects.checkIndex(index, length) << 2));
     }
 
     @Override
@@ -32,7 +33,7 @@ final class MappedIntArray extends IntArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 2), 4);
         }
-        HeapMemory.putInt(address + ((long) Objects.checkIndex(index, length) << 2), value);
+        RawMemory.putInt(address + ((long) Objects.checkIndex(index, length) << 2), value);
     }
 
     @Override

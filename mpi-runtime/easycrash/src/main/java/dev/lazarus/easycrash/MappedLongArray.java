@@ -2,14 +2,15 @@ package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.trace.AccessTracer;
 import dev.lazarus.easycrash.trace.Tracing;
+import dev.lazarus.mpi.memory.RawMemory;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
-/** A {@code long} array in the persistent heap; elements go through {@link HeapMemory}. */
+/** A {@code long} array in the persistent heap; elements go through {@link RawMemory}. */
 final class MappedLongArray extends LongArray {
-    /** The first element's address in the mapping, for {@link HeapMemory}. */
+    /** The first element's address in the mapping, for {@link RawMemory}. */
     private final long address;
 
     private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG;
@@ -24,7 +25,7 @@ final class MappedLongArray extends LongArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
-        return HeapMemory.getLong(address + ((long) Objects.checkIndex(index, length) << 3));
+        return RawMemory.getLong(address + ((long) Objects.checkIndex(index, length) << 3));
     }
 
     @Override
@@ -32,7 +33,7 @@ final class MappedLongArray extends LongArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
-        HeapMemory.putLong(address + ((long) Objects.checkIndex(index, length) << 3), value);
+        RawMemory.putLong(address + ((long) Objects.checkIndex(index, length) << 3), value);
     }
 
     @Override

@@ -23,12 +23,14 @@ import static dev.lazarus.easycrash.heap.HeapLayout.VERSION_OFFSET;
 import static dev.lazarus.easycrash.heap.HeapLayout.WORLD_SIZE_OFFSET;
 
 import dev.lazarus.easycrash.persist.CacheLineWriter;
+import dev.lazarus.mpi.memory.RawMemory;
 import dev.lazarus.store.files.SecureFiles;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -55,6 +57,9 @@ public final class HeapFile implements AutoCloseable {
     private final boolean syncMapped;
     /** The slot this process last wrote the bookmark to, or null before its first write. */
     private BookmarkSlot lastWritten;
+    /** The checked bytes of each bookmark slot, for its checksum; and the checksum, reused by every bookmark. */
+    private final ByteBuffer[] checkedSlotBytes = new ByteBuffer[BOOKMARK_SLOTS];
+    private final CRC32C bookmarkCrc = new CRC32C();
 
     private HeapFile(Path path, Arena arena, MemorySegment segment, CacheLineWriter writer, boolean syncMapped) {
         this.path = path;
@@ -62,6 +67,9 @@ public final class HeapFile implements AutoCloseable {
         this.segment = segment;
         this.writer = writer;
         this.syncMapped = syncMapped;
+        for (int slot = 0; slot < BOOKMARK_SLOTS; slot++) {
+            checkedSlotBytes[slot] = segment.asSlice(slotOffset(slot), BOOKMARK_CHECKED_BYTES).asByteBuffer();
+        }
     }
 
     /** Identity a heap file must carry to be this rank's. */
@@ -261,22 +269,31 @@ public final class HeapFile implements AutoCloseable {
     public record BookmarkState(OptionalInt iteration, String torn) {
     }
 
-    /** Durably records {@code iteration} as the main-loop iteration in progress. */
+    /**
+     * Durably records {@code iteration} as the main-loop iteration in progress.
+     *
+     * <p>Called once per iteration from the first, so it must be cheap before the JIT has compiled it (with few
+     * iterations, or compiler threads busy on a loaded node, it may never be): plain stores at the slot's address
+     * ({@link RawMemory}), the checksum over the mapped bytes with a reused {@link CRC32C}, and one downcall for the
+     * write-back and the fence. Through {@code MemorySegment.set}, a fresh image per call and two downcalls it took
+     * 4 to 20 us in a run's first thousands of iterations and 31 us on average in a 2-rank solver.HEAT class A run
+     * (74 ms of 0.67 s); 0.6 us once compiled.
+     */
     public void writeBookmark(int iteration) {
         // Only this process writes the bookmark: after its first write it knows the newest slot without reading.
         BookmarkSlot newest = lastWritten != null ? lastWritten : newestSlot();
         int slot = newest == null ? 0 : 1 - newest.slot();
         long sequence = newest == null ? 1 : newest.sequence() + 1;
-        // The checksum is computed before the first store, so a kill tears this slot only between its few stores.
-        MemorySegment image = MemorySegment.ofArray(new byte[(int) BOOKMARK_CHECKED_BYTES]);
-        image.set(ValueLayout.JAVA_LONG_UNALIGNED, BOOKMARK_SEQUENCE_OFFSET, sequence);
-        image.set(ValueLayout.JAVA_INT_UNALIGNED, BOOKMARK_ITERATION_OFFSET, iteration);
-        long checksum = crc(image);
-        long base = slotOffset(slot);
-        segment.set(LONG, base + BOOKMARK_SEQUENCE_OFFSET, sequence);
-        segment.set(INT, base + BOOKMARK_ITERATION_OFFSET, iteration);
-        segment.set(INT, base + BOOKMARK_ITERATION_OFFSET + Integer.BYTES, 0); // reserved
-        segment.set(LONG, base + BOOKMARK_CRC_OFFSET, checksum);
+        long at = segment.address() + slotOffset(slot);
+        RawMemory.putLong(at + BOOKMARK_SEQUENCE_OFFSET, sequence);
+        RawMemory.putInt(at + BOOKMARK_ITERATION_OFFSET, iteration);
+        RawMemory.putInt(at + BOOKMARK_ITERATION_OFFSET + Integer.BYTES, 0); // reserved
+        // The checksum is stored last: a kill before it leaves this slot torn (its old checksum no longer matches),
+        // and the other slot holds the previous bookmark.
+        ByteBuffer checked = checkedSlotBytes[slot].rewind();
+        bookmarkCrc.reset();
+        bookmarkCrc.update(checked);
+        RawMemory.putLong(at + BOOKMARK_CRC_OFFSET, bookmarkCrc.getValue());
         persistLine(BOOKMARK_OFFSET);
         lastWritten = new BookmarkSlot(slot, sequence, iteration);
     }
@@ -310,13 +327,12 @@ public final class HeapFile implements AutoCloseable {
 
     /** Durably sets the persistence marker. */
     public void writeMarker(long value) {
-        segment.set(LONG, MARKER_OFFSET, value);
+        RawMemory.putLong(segment.address() + MARKER_OFFSET, value); // as cheap as the bookmark: see writeBookmark
         persistLine(MARKER_OFFSET);
     }
 
     private void persistLine(long offset) {
-        writer.writeBack(segment, offset, CACHE_LINE);
-        writer.drain();
+        writer.persist(segment, offset, CACHE_LINE);
     }
 
     private long crc(long offset, long length) {

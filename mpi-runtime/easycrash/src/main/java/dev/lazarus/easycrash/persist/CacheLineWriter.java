@@ -11,6 +11,12 @@ public interface CacheLineWriter {
     /** Waits until every write-back started so far has reached the persistence domain (SFENCE). */
     void drain();
 
+    /** {@link #writeBack} then {@link #drain}: a whole persistence operation on one range. */
+    default void persist(MemorySegment segment, long offset, long length) {
+        writeBack(segment, offset, length);
+        drain();
+    }
+
     /** What it uses, for logs and reports, e.g. {@code libpmem pmem_flush (clwb)}. */
     String mechanism();
 }

@@ -19,13 +19,9 @@ import java.nio.file.Path;
 public final class PmemCacheLineWriter implements CacheLineWriter {
     private static final String LIBRARY = "libpmem.so.1";
 
-    private final MethodHandle flush;
-    private final MethodHandle drain;
     private final String mechanism;
 
-    private PmemCacheLineWriter(MethodHandle flush, MethodHandle drain, String mechanism) {
-        this.flush = flush;
-        this.drain = drain;
+    private PmemCacheLineWriter(String mechanism) {
         this.mechanism = mechanism;
     }
 
@@ -34,53 +30,98 @@ public final class PmemCacheLineWriter implements CacheLineWriter {
      *
      * @throws IllegalStateException naming the package to install when the library is missing
      */
-    @SuppressWarnings("restricted") // native access is granted with --enable-native-access=ALL-UNNAMED
     public static PmemCacheLineWriter load() {
-        SymbolLookup lib;
         try {
-            lib = SymbolLookup.libraryLookup(LIBRARY, Arena.global());
-        } catch (IllegalArgumentException e) {
-            throw new IllegalStateException("cannot load " + LIBRARY + " for cache-line write-back: install the"
-                    + " Debian package libpmem1 (scripts/setup does)", e);
+            Downcalls.PERSIST.type(); // loads the library here, or fails with the message
+        } catch (ExceptionInInitializerError e) {
+            if (e.getCause() instanceof IllegalStateException missing) {
+                throw missing;
+            }
+            throw e;
         }
-        Linker linker = Linker.nativeLinker();
-        Linker.Option critical = Linker.Option.critical(false);
-        MethodHandle flush = linker.downcallHandle(lib.find("pmem_flush").orElseThrow(),
-                FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), critical);
-        MethodHandle drain = linker.downcallHandle(lib.find("pmem_drain").orElseThrow(),
-                FunctionDescriptor.ofVoid(), critical);
-        return new PmemCacheLineWriter(flush, drain, "libpmem pmem_flush (" + flushInstruction() + ")");
+        return new PmemCacheLineWriter("libpmem pmem_flush (" + flushInstruction() + ")");
     }
 
     @Override
     public void writeBack(MemorySegment segment, long offset, long length) {
-        if (length <= 0) {
-            return;
-        }
-        // Bounds are checked here because libpmem would happily flush any address.
-        if (offset < 0 || length > segment.byteSize() - offset) {
-            throw new IndexOutOfBoundsException("offset=" + offset + " length=" + length
-                    + " outside segment of size=" + segment.byteSize());
-        }
-        try {
-            flush.invokeExact(segment.address() + offset, length);
-        } catch (Throwable t) {
-            throw new IllegalStateException("pmem_flush failed", t);
+        if (checked(segment, offset, length)) {
+            try {
+                Downcalls.FLUSH.invokeExact(segment.address() + offset, length);
+            } catch (Throwable t) {
+                throw new IllegalStateException("pmem_flush failed", t);
+            }
         }
     }
 
     @Override
     public void drain() {
         try {
-            drain.invokeExact();
+            Downcalls.DRAIN.invokeExact();
         } catch (Throwable t) {
             throw new IllegalStateException("pmem_drain failed", t);
         }
     }
 
+    /** {@code pmem_persist}: the write-back and the fence in one downcall (the heap's bookmark, every iteration). */
+    @Override
+    public void persist(MemorySegment segment, long offset, long length) {
+        if (checked(segment, offset, length)) {
+            try {
+                Downcalls.PERSIST.invokeExact(segment.address() + offset, length);
+            } catch (Throwable t) {
+                throw new IllegalStateException("pmem_persist failed", t);
+            }
+        }
+    }
+
+    /** Whether there is anything to write back; bounds are checked here because libpmem would flush any address. */
+    private static boolean checked(MemorySegment segment, long offset, long length) {
+        if (length <= 0) {
+            return false;
+        }
+        if (offset < 0 || length > segment.byteSize() - offset) {
+            throw new IndexOutOfBoundsException("offset=" + offset + " length=" + length
+                    + " outside segment of size=" + segment.byteSize());
+        }
+        return true;
+    }
+
     @Override
     public String mechanism() {
         return mechanism;
+    }
+
+    /**
+     * The downcall handles, in static finals: a constant handle lets C1 and C2 compile {@code invokeExact} to the
+     * native call itself, where a handle read from a field goes through the method-handle linkage on every call.
+     */
+    private static final class Downcalls {
+        static final MethodHandle FLUSH;
+        static final MethodHandle DRAIN;
+        static final MethodHandle PERSIST;
+
+        static {
+            SymbolLookup lib = library();
+            Linker linker = Linker.nativeLinker();
+            Linker.Option critical = Linker.Option.critical(false);
+            FunctionDescriptor range = FunctionDescriptor.ofVoid(ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG);
+            FLUSH = linker.downcallHandle(lib.find("pmem_flush").orElseThrow(), range, critical);
+            DRAIN = linker.downcallHandle(lib.find("pmem_drain").orElseThrow(), FunctionDescriptor.ofVoid(), critical);
+            PERSIST = linker.downcallHandle(lib.find("pmem_persist").orElseThrow(), range, critical);
+        }
+
+        private Downcalls() {
+        }
+
+        @SuppressWarnings("restricted") // native access is granted with --enable-native-access=ALL-UNNAMED
+        private static SymbolLookup library() {
+            try {
+                return SymbolLookup.libraryLookup(LIBRARY, Arena.global());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalStateException("cannot load " + LIBRARY + " for cache-line write-back: install the"
+                        + " Debian package libpmem1 (scripts/setup does)", e);
+            }
+        }
     }
 
     /**
