@@ -76,7 +76,8 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void addScaled(double alpha, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x, to - from) ? VectorLoops.addScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
+        int done = vectorized(x, to - from)
+                ? VectorLoops.addScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
         addScaledByElement(alpha, x, done, to);
     }
 
@@ -91,7 +92,8 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void setScaled(double alpha, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x, to - from) ? VectorLoops.setScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
+        int done = vectorized(x, to - from)
+                ? VectorLoops.setScaled(segment, alpha, x.segment, plainArray(x), from, to) : from;
         setScaledByElement(alpha, x, done, to);
     }
 
@@ -104,7 +106,8 @@ final class MappedDoubleArray extends DoubleArray {
     @Override
     public void scaleAndAdd(double beta, DoubleArray x, int from, int to) {
         checkBulkRange(x, from, to);
-        int done = vectorized(x, to - from) ? VectorLoops.scaleAndAdd(segment, beta, x.segment, plainArray(x), from, to) : from;
+        int done = vectorized(x, to - from)
+                ? VectorLoops.scaleAndAdd(segment, beta, x.segment, plainArray(x), from, to) : from;
         scaleAndAddByElement(beta, x, done, to);
     }
 

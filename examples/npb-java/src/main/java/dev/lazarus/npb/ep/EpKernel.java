@@ -44,8 +44,9 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  *
  * <p><b>EasyCrash.</b> An iteration is one batch, so the bookmark is the batch in progress; {@link #iterations()}
  * is the most batches any rank has (a rank with one fewer idles through the last iteration). {@code x} is
- * TEMPORARY (every batch overwrites it before reading it; a plain array outside campaigns). The CANDIDATE object {@code tallies} is the whole
- * state of the computation: one slot of {@link #TALLY} values (the four sums, then the annulus counts) per batch,
+ * TEMPORARY (every batch overwrites it before reading it; a plain array outside campaigns). The CANDIDATE object
+ * {@code tallies} is the whole state of the computation: one slot of {@link #TALLY} values (the four sums, then the
+ * annulus counts) per batch,
  * slot {@code i} holding the tallies of this rank's batches 1 to {@code i} (slot 0: zeros). Batch {@code i} reads
  * slot {@code i - 1} and writes slot {@code i}, so running a batch again gives the same result: a restart at any
  * batch up to where the rank had come is exact, whatever the crash interrupted. That matters because a process that
