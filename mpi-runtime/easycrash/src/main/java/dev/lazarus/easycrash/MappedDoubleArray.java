@@ -121,7 +121,8 @@ final class MappedDoubleArray extends DoubleArray {
     public void scaleComplex(DoubleArray factors, DoubleArray copy) {
         checkComplexScaling(factors, copy);
         // the stores go through copy's segment: only lane-wise when it is in the heap too
-        int done = vectorized(factors, 0) && vectorized(copy, 2 * factors.length) && copy instanceof MappedDoubleArray
+        int done = copy instanceof MappedDoubleArray && factors.lanewiseAccess()
+                && vectorized(copy, 2 * factors.length)
                 ? VectorLoops.scaleComplex(segment, factors.segment, plainArray(factors), copy.segment, factors.length)
                 : 0;
         scaleComplexByElement(factors, copy, done);

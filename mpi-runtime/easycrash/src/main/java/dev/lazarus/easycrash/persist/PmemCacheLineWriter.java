@@ -94,6 +94,7 @@ public final class PmemCacheLineWriter implements CacheLineWriter {
     /**
      * The downcall handles, in static finals: a constant handle lets C1 and C2 compile {@code invokeExact} to the
      * native call itself, where a handle read from a field goes through the method-handle linkage on every call.
+     * That is also why each method names its handle at the call rather than sharing a helper that takes one.
      */
     private static final class Downcalls {
         static final MethodHandle FLUSH;

@@ -208,21 +208,19 @@ final class OpenMpiComm extends AbstractComm {
     }
 
     /**
-     * {@code MPI_Allgather} with {@code MPI_IN_PLACE} when the bindings can work on the buffer itself (an array or a
-     * native segment); a staged buffer would need this rank's block copied in first, so it takes the copying path.
+     * {@code MPI_Allgather} with {@code MPI_IN_PLACE}, on the buffer itself (an array or a native segment) or on a
+     * staged copy of the whole receive range, which holds this rank's block too and is copied back after.
      */
     @Override
     protected void doAllgatherInPlace(Object buf, int offset, int count, ElementType type) {
-        Transfer r = Transfer.toReceive(buf, offset, count * size(), type, false);
-        if (r.staging() != null) {
-            super.doAllgatherInPlace(buf, offset, count, type);
-            return;
-        }
+        int total = count * size();
+        Transfer r = Transfer.toUpdate(buf, offset, total, type);
         Datatype dt = datatype(type);
         call("allgather", () -> {
             comm.allGather(r.mpiBuffer(), count, dt);
             return null;
         });
+        r.finish(total);
     }
 
     @Override
