@@ -86,6 +86,14 @@ public final class HookProbeApp implements MpiApplication {
         comm.sendrecv(out, 2, 2, right, 3, in3, 1, 2, left, 3, type);
         expect("sendrecv " + type, new Event(in3, sz, 2L * sz));
         check("sendrecv data " + type, value(in3, 2) == code(left, 3));
+
+        // One buffer on both sides, disjoint ranges (a halo exchange): it goes to MPI as it is, without a copy.
+        Object halo = fill(type, 8, rank);
+        comm.sendrecv(halo, 1, 2, right, 6, halo, 5, 2, left, 6, type);
+        expect("sendrecv within one " + type, new Event(halo, 5L * sz, 2L * sz));
+        check("sendrecv within one data " + type, value(halo, 5) == code(left, 1) && value(halo, 6) == code(left, 2)
+                && value(halo, 1) == code(rank, 1) && value(halo, 4) == code(rank, 4)
+                && value(halo, 7) == code(rank, 7));
     }
 
     private void segments() {
@@ -98,6 +106,17 @@ public final class HookProbeApp implements MpiApplication {
             comm.sendrecv(out, 1, 5, right, 4, in, 4, 5, left, 4, ElementType.DOUBLE);
             expect("sendrecv segment", new Event(in, 4L * 8, 5L * 8));
             check("segment data", in.getAtIndex(ValueLayout.JAVA_DOUBLE, 4) == code(left, 1));
+
+            MemorySegment halo = arena.allocate(8 * Double.BYTES);
+            for (int i = 0; i < 8; i++) {
+                halo.setAtIndex(ValueLayout.JAVA_DOUBLE, i, code(rank, i));
+            }
+            comm.sendrecv(halo, 1, 2, right, 7, halo, 5, 2, left, 7, ElementType.DOUBLE);
+            expect("sendrecv within one segment", new Event(halo, 5L * 8, 2L * 8));
+            check("sendrecv within one segment data", halo.getAtIndex(ValueLayout.JAVA_DOUBLE, 5) == code(left, 1)
+                    && halo.getAtIndex(ValueLayout.JAVA_DOUBLE, 6) == code(left, 2)
+                    && halo.getAtIndex(ValueLayout.JAVA_DOUBLE, 1) == code(rank, 1)
+                    && halo.getAtIndex(ValueLayout.JAVA_DOUBLE, 7) == code(rank, 7));
 
             Request pending = comm.irecv(in, 10, 3, ElementType.DOUBLE, left, 5);
             comm.send(out, 0, 3, ElementType.DOUBLE, right, 5);

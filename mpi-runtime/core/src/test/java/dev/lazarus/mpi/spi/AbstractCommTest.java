@@ -15,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -87,6 +88,7 @@ class AbstractCommTest {
         protected int doSendrecv(Object sendBuf, int sendOffset, int sendCount, int dest, int sendTag,
                                  Object recvBuf, int recvOffset, int recvCount, int source, int recvTag,
                                  ElementType type) {
+            lastSend = sendBuf;
             Buffers.copy(sendBuf, sendOffset, recvBuf, recvOffset, Math.min(sendCount, recvCount), type);
             return Math.min(sendCount, recvCount);
         }
@@ -232,6 +234,32 @@ class AbstractCommTest {
             comm.allreduce(whole, 1, whole.asSlice(8), 0, 1, ElementType.DOUBLE, ReduceOp.MAX);
             assertTrue(comm.lastSend instanceof double[]);
             assertEquals(5.0, whole.getAtIndex(ValueLayout.JAVA_DOUBLE, 1));
+        }
+    }
+
+    /** Disjoint ranges of one buffer go to the backend as they are; overlapping ones from a copy of the send range. */
+    @Test
+    void sendrecvCopiesOnlyWhenTheRangesOverlap() {
+        RecordingComm comm = comm(0, 1);
+        double[] cells = {1, 2, 3, 4, 5, 6};
+        comm.sendrecv(cells, 0, 2, 0, 1, cells, 4, 2, 0, 1, ElementType.DOUBLE);
+        assertSame(cells, comm.lastSend);
+        assertArrayEquals(new double[] {1, 2, 3, 4, 1, 2}, cells);
+
+        comm.sendrecv(cells, 0, 3, 0, 1, cells, 2, 3, 0, 1, ElementType.DOUBLE);
+        assertNotSame(cells, comm.lastSend);
+        assertArrayEquals(new double[] {1, 2, 1, 2, 3, 2}, cells);
+
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment grid = arena.allocate(6 * Double.BYTES);
+            for (int i = 0; i < 6; i++) {
+                grid.setAtIndex(ValueLayout.JAVA_DOUBLE, i, i + 1);
+            }
+            comm.sendrecv(grid, 1, 2, 0, 1, grid.asSlice(24), 0, 2, 0, 1, ElementType.DOUBLE);
+            assertSame(grid, comm.lastSend);
+            comm.sendrecv(grid, 1, 2, 0, 1, grid.asSlice(16), 0, 2, 0, 1, ElementType.DOUBLE);
+            assertNotSame(grid, comm.lastSend);
+            assertArrayEquals(new double[] {1, 2, 2, 3, 3, 6}, grid.toArray(ValueLayout.JAVA_DOUBLE));
         }
     }
 
