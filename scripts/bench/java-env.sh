@@ -9,6 +9,7 @@ source "$ROOT/scripts/bench/jdk.sh"
 }
 flags=(--enable-native-access=ALL-UNNAMED --add-modules=jdk.incubator.vector -Djava.library.path="${LAZARUS_OMPI_LIB:-/usr/lib/x86_64-linux-gnu}"
   --add-exports=java.base/sun.nio.ch=ALL-UNNAMED --add-exports=java.base/jdk.internal.ref=ALL-UNNAMED
-  --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-opens=java.base/java.lang=ALL-UNNAMED
+  --add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED
+  --add-opens=java.base/java.lang=ALL-UNNAMED
   --add-opens=java.base/java.lang.reflect=ALL-UNNAMED --sun-misc-unsafe-memory-access=allow
   -Dchronicle.analytics.disable=true -Dorg.slf4j.simpleLogger.defaultLogLevel=warn)

@@ -431,13 +431,16 @@ public final class JobLauncher {
 
     /**
      * What every rank JVM needs: FFM native access (libpmem, Open MPI), the Vector API (the persistent heap's
-     * vectorized bulk operations; its start-up notice is {@link RankJvmNotice}), and the module openings Chronicle
-     * Map (the EasyCrash object directory) needs on Java 25. The parent POM gives test JVMs the same list.
+     * vectorized bulk operations; its start-up notice is {@link RankJvmNotice}), the module openings Chronicle
+     * Map (the EasyCrash object directory) needs on Java 25, and the JDK's cache-line write-back. The parent POM gives
+     * test JVMs the same list.
      */
     public static final List<String> RANK_JVM_FLAGS = List.of("--enable-native-access=ALL-UNNAMED",
             "--add-modules=jdk.incubator.vector",
             "--add-exports=java.base/sun.nio.ch=ALL-UNNAMED", "--add-exports=java.base/jdk.internal.ref=ALL-UNNAMED",
             "--add-exports=jdk.compiler/com.sun.tools.javac.file=ALL-UNNAMED",
+            // The JDK's cache-line write-back, for the heap's bookmark (easycrash.persist.JdkWriteBack).
+            "--add-exports=java.base/jdk.internal.misc=ALL-UNNAMED",
             "--add-opens=java.base/java.lang=ALL-UNNAMED", "--add-opens=java.base/java.lang.reflect=ALL-UNNAMED",
             "--sun-misc-unsafe-memory-access=allow", "-Dchronicle.analytics.disable=true",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",

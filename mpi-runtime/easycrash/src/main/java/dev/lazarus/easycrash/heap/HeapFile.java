@@ -30,7 +30,7 @@ import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -57,9 +57,11 @@ public final class HeapFile implements AutoCloseable {
     private final boolean syncMapped;
     /** The slot this process last wrote the bookmark to, or null before its first write. */
     private BookmarkSlot lastWritten;
-    /** The checked bytes of each bookmark slot, for its checksum; and the checksum, reused by every bookmark. */
-    private final ByteBuffer[] checkedSlotBytes = new ByteBuffer[BOOKMARK_SLOTS];
+    /** The checked bytes of a bookmark slot as they are stored, for its checksum; both reused by every bookmark. */
+    private final byte[] bookmarkImage = new byte[(int) BOOKMARK_CHECKED_BYTES];
+    private static final int IMAGE_ITERATION = (int) (BOOKMARK_ITERATION_OFFSET - BOOKMARK_SEQUENCE_OFFSET);
     private final CRC32C bookmarkCrc = new CRC32C();
+    private static final boolean LITTLE_ENDIAN = ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN;
 
     private HeapFile(Path path, Arena arena, MemorySegment segment, CacheLineWriter writer, boolean syncMapped) {
         this.path = path;
@@ -67,9 +69,6 @@ public final class HeapFile implements AutoCloseable {
         this.segment = segment;
         this.writer = writer;
         this.syncMapped = syncMapped;
-        for (int slot = 0; slot < BOOKMARK_SLOTS; slot++) {
-            checkedSlotBytes[slot] = segment.asSlice(slotOffset(slot), BOOKMARK_CHECKED_BYTES).asByteBuffer();
-        }
     }
 
     /** Identity a heap file must carry to be this rank's. */
@@ -272,12 +271,13 @@ public final class HeapFile implements AutoCloseable {
     /**
      * Durably records {@code iteration} as the main-loop iteration in progress.
      *
-     * <p>Called once per iteration from the first, so it must be cheap before the JIT has compiled it (with few
-     * iterations, or compiler threads busy on a loaded node, it may never be): plain stores at the slot's address
-     * ({@link RawMemory}), the checksum over the mapped bytes with a reused {@link CRC32C}, and one downcall for the
-     * write-back and the fence. Through {@code MemorySegment.set}, a fresh image per call and two downcalls it took
-     * 4 to 20 us in a run's first thousands of iterations and 31 us on average in a 2-rank solver.HEAT class A run
-     * (74 ms of 0.67 s); 0.6 us once compiled.
+     * <p>Called once per iteration from the first, so it must be cheap before the JIT has compiled it (a JVM that
+     * compiles with C2 alone interprets it until its 10,000th call): plain stores at the slot's address
+     * ({@link RawMemory}), a reused {@link CRC32C} over a reused image of those bytes, and the writer's
+     * {@code persist} of the line, which is the JDK's write-back ({@code persist.JdkWriteBack}), not a downcall. Through
+     * {@code MemorySegment.set}, a fresh image per call and two downcalls it took 4 to 20 us in a run's first thousands
+     * of iterations and 31 us on average in a 2-rank solver.HEAT class A run (74 ms of 0.67 s); 0.6 us once
+     * compiled.
      */
     public void writeBookmark(int iteration) {
         // Only this process writes the bookmark: after its first write it knows the newest slot without reading.
@@ -289,13 +289,25 @@ public final class HeapFile implements AutoCloseable {
         RawMemory.putInt(at + BOOKMARK_ITERATION_OFFSET, iteration);
         RawMemory.putInt(at + BOOKMARK_ITERATION_OFFSET + Integer.BYTES, 0); // reserved
         // The checksum is stored last: a kill before it leaves this slot torn (its old checksum no longer matches),
-        // and the other slot holds the previous bookmark.
-        ByteBuffer checked = checkedSlotBytes[slot].rewind();
+        // and the other slot holds the previous bookmark. It is computed over an image of the bytes just stored: a
+        // view of the mapping (a ByteBuffer) acquires and releases its memory session through VarHandles on every
+        // update, which cost HEAT class A on two ranks 4% while the bookmark runs interpreted.
+        storeImage(0, sequence, Long.BYTES);
+        storeImage(IMAGE_ITERATION, iteration, Integer.BYTES);
+        storeImage(IMAGE_ITERATION + Integer.BYTES, 0, Integer.BYTES); // reserved
         bookmarkCrc.reset();
-        bookmarkCrc.update(checked);
+        bookmarkCrc.update(bookmarkImage, 0, bookmarkImage.length);
         RawMemory.putLong(at + BOOKMARK_CRC_OFFSET, bookmarkCrc.getValue());
         persistLine(BOOKMARK_OFFSET);
         lastWritten = new BookmarkSlot(slot, sequence, iteration);
+    }
+
+    /** Stores the low {@code bytes} bytes of {@code value} at {@code at} of the bookmark image, in native order. */
+    private void storeImage(int at, long value, int bytes) {
+        for (int i = 0; i < bytes; i++) {
+            int shift = 8 * (LITTLE_ENDIAN ? i : bytes - 1 - i);
+            bookmarkImage[at + i] = (byte) (value >>> shift);
+        }
     }
 
     /** The whole slot with the highest sequence, or {@code null} when no slot is whole. */

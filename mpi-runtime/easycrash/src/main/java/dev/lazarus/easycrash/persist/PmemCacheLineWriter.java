@@ -39,7 +39,8 @@ public final class PmemCacheLineWriter implements CacheLineWriter {
             }
             throw e;
         }
-        return new PmemCacheLineWriter("libpmem pmem_flush (" + flushInstruction() + ")");
+        return new PmemCacheLineWriter("libpmem pmem_flush (" + flushInstruction() + ")"
+                + (JdkWriteBack.AVAILABLE ? "; single lines by the JDK's write-back" : ""));
     }
 
     @Override
@@ -62,10 +63,17 @@ public final class PmemCacheLineWriter implements CacheLineWriter {
         }
     }
 
-    /** {@code pmem_persist}: the write-back and the fence in one downcall (the heap's bookmark, every iteration). */
+    /**
+     * The write-back and the fence: a few lines (the heap's bookmark, every iteration) by the JDK's write-back, which
+     * costs no more interpreted than compiled ({@link JdkWriteBack} says why), longer ranges by {@code pmem_persist}.
+     */
     @Override
     public void persist(MemorySegment segment, long offset, long length) {
         if (checked(segment, offset, length)) {
+            if (length <= JdkWriteBack.MAX_BYTES && JdkWriteBack.AVAILABLE) {
+                JdkWriteBack.persist(segment.address() + offset, length);
+                return;
+            }
             try {
                 Downcalls.PERSIST.invokeExact(segment.address() + offset, length);
             } catch (Throwable t) {

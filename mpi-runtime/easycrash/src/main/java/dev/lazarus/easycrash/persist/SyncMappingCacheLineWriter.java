@@ -1,6 +1,7 @@
 package dev.lazarus.easycrash.persist;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * For heaps mapped with {@code ExtendedMapMode.READ_WRITE_SYNC} on a DAX file system: there the JDK's
@@ -18,6 +19,17 @@ public final class SyncMappingCacheLineWriter implements CacheLineWriter {
     @Override
     public void drain() {
         // force() has already fenced.
+    }
+
+    /** A few lines by the JDK's write-back directly, which {@code force} would reach through the segment's session. */
+    @Override
+    public void persist(MemorySegment segment, long offset, long length) {
+        if (length > 0 && length <= JdkWriteBack.MAX_BYTES && JdkWriteBack.AVAILABLE) {
+            Objects.checkFromIndexSize(offset, length, segment.byteSize());
+            JdkWriteBack.persist(segment.address() + offset, length);
+        } else {
+            CacheLineWriter.super.persist(segment, offset, length);
+        }
     }
 
     @Override
