@@ -20,6 +20,8 @@ import java.nio.ByteOrder;
  * @param type      element type
  */
 record Transfer(Object mpiBuffer, ByteBuffer staging, Object target, int offset, ElementType type) {
+    /** The direct buffers over native segment ranges; one rank per JVM with Open MPI, so one set per JVM. */
+    private static final DirectViews VIEWS = new DirectViews();
 
     /** A range that MPI reads. */
     static Transfer toSend(Object buf, int offset, int count, ElementType type, boolean directOnly) {
@@ -64,7 +66,7 @@ record Transfer(Object mpiBuffer, ByteBuffer staging, Object target, int offset,
 
     private static Object directView(Object buf, int offset, int count, ElementType type) {
         if (buf instanceof MemorySegment segment && segment.isNative()) {
-            return segment.asSlice(type.bytes(offset), type.bytes(count)).asByteBuffer();
+            return VIEWS.of(segment, type.bytes(offset), type.bytes(count));
         }
         return null;
     }
