@@ -349,7 +349,7 @@ public final class PersistentHeap implements AutoCloseable {
      */
     public void persist(int region, List<? extends DataObject> objects) {
         file.writeMarker(region + 1L);
-        writeBackAndDrain(objects);
+        writeBackAndDrain(objects, false);
         file.writeMarker(0);
     }
 
@@ -359,15 +359,24 @@ public final class PersistentHeap implements AutoCloseable {
      * heap is never resumed ({@link #open}), so there is nothing for a marker to tell.
      */
     public void persistBeforeFirstBookmark(List<? extends DataObject> objects) {
-        writeBackAndDrain(objects);
+        writeBackAndDrain(objects, true);
     }
 
-    private void writeBackAndDrain(List<? extends DataObject> objects) {
+    /**
+     * Writes back each object whole ({@code whole}, or when its application does not declare its changes) or the
+     * span of its declared changes ({@link DataObject#changed}), then drains.
+     */
+    private void writeBackAndDrain(List<? extends DataObject> objects, boolean whole) {
         for (DataObject object : objects) {
-            file.writer().writeBack(object.segment(), 0, object.byteSize());
-            if (tracer != null) {
-                tracer.persist(object.heapOffset(), object.byteSize());
+            long offset = whole ? 0 : object.unpersistedOffset();
+            long bytes = whole ? object.byteSize() : object.unpersistedBytes();
+            if (bytes > 0) {
+                file.writer().writeBack(object.segment(), offset, bytes);
+                if (tracer != null) {
+                    tracer.persist(object.heapOffset() + offset, bytes);
+                }
             }
+            object.persisted();
         }
         file.writer().drain();
     }

@@ -1,6 +1,7 @@
 package dev.lazarus.easycrash;
 
 import dev.lazarus.easycrash.heap.HeapLayout;
+import dev.lazarus.easycrash.trace.AccessTracer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -8,6 +9,7 @@ import java.io.RandomAccessFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -228,6 +230,59 @@ class PersistentHeapTest {
             IllegalStateException e = assertThrows(IllegalStateException.class,
                     () -> heap.doubles("big", (int) CAPACITY, ObjectRole.CANDIDATE));
             assertTrue(e.getMessage().contains("is full"), e.getMessage());
+        }
+    }
+
+    /**
+     * What a persistence operation writes back, as the campaign's cache model sees it: the whole object until the
+     * application declares changes, then the span of the ranges declared since the previous operation (nothing when
+     * none), and everything again before the first bookmark.
+     */
+    @Test
+    void persistenceWritesBackTheDeclaredChangesOnceAnObjectDeclaresThem() throws Exception {
+        List<String> persisted = new ArrayList<>();
+        AccessTracer recorder = new AccessTracer() {
+            public void load(long address, int bytes) {
+            }
+
+            public void store(long address, int bytes) {
+            }
+
+            public void persist(long address, long length) {
+                persisted.add(address + "+" + length);
+            }
+
+            public void regionEnd(int region, int iteration) {
+            }
+
+            public void iterationBegin(int iteration) {
+            }
+        };
+        try (PersistentHeap heap = PersistentHeap.open(
+                new PersistentHeap.Config(nvm, "job15", 0, 1, CAPACITY, "app", recorder))) {
+            DoubleArray tallies = heap.doubles("tallies", 1400, ObjectRole.CANDIDATE);
+            long at = tallies.heapOffset();
+            heap.persist(0, List.of(tallies));
+            assertEquals(List.of(at + "+" + 11200), persisted, "undeclared: the whole object");
+
+            persisted.clear();
+            tallies.changed(14, 14);
+            heap.persist(0, List.of(tallies));
+            tallies.changed(28, 14);
+            tallies.changed(140, 14);
+            heap.persist(0, List.of(tallies));
+            heap.persist(0, List.of(tallies));
+            tallies.changed(0, 0);
+            heap.persist(0, List.of(tallies));
+            assertEquals(List.of((at + 8 * 14) + "+" + 8 * 14, (at + 8 * 28) + "+" + 8 * 126), persisted,
+                    "one slot, then the span of two; then nothing was declared");
+
+            persisted.clear();
+            tallies.changed(14, 14);
+            heap.persistBeforeFirstBookmark(List.of(tallies));
+            heap.persist(0, List.of(tallies));
+            assertEquals(List.of(at + "+" + 11200), persisted, "whole before the first bookmark; the span cleared");
+            assertThrows(IndexOutOfBoundsException.class, () -> tallies.changed(1390, 14));
         }
     }
 

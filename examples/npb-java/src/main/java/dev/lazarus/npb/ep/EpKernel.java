@@ -55,7 +55,8 @@ import static dev.lazarus.easycrash.Recomputable.pageAligned;
  * smallest, and a rank that was ahead runs its extra batches again. Accumulating in place, as NPB does, would count
  * them twice and verification would reject every such restart. The slots cost {@code 8 * 14} bytes per batch
  * (class A: 448 KiB in all); the final all-reduce works on copies, so the heap keeps the rank's tallies if the job
- * dies while verifying.
+ * dies while verifying. Each batch declares the slot it wrote ({@code DataObject.changed}), so a persistence
+ * operation writes back that slot's two or three cache lines, not the whole object.
  */
 public final class EpKernel implements RecomputableApplication, Recomputable {
     /** log2 of the numbers per batch half: each batch holds {@code 2 * NK} uniforms. */
@@ -328,6 +329,7 @@ public final class EpKernel implements RecomputableApplication, Recomputable {
      */
     void tallyGaussianPairs(int iteration) {
         EpOps.tallyGaussianPairs(x, tallies, TALLY * (iteration - 1), TALLY * iteration, annuli, 2 * NK);
+        tallies.changed(TALLY * iteration, TALLY); // the plan's persistence then writes back this slot, not all
     }
 
     // ---- output ---------------------------------------------------------------------------------------------------
