@@ -96,7 +96,7 @@ public abstract sealed class DataObject permits DoubleArray, LongArray, IntArray
      * instead of the whole object. Worth it for a large critical object of which each iteration writes a small part,
      * such as npb.EP's tallies, one slot per batch: written back whole at class A, its persistence cost EP on two
      * ranks 5% of its run. A change left undeclared is not written back until it happens to be evicted, as for an
-     * object the plan does not name; what the application's verification accepts after a crash is unchanged.
+     * object the plan does not name, and the application's acceptance check still decides whether a restart counts.
      * Costs nothing per element access; on a plain object (EasyCrash off) it only records the span.
      *
      * @throws IndexOutOfBoundsException unless the range lies within the object
