@@ -17,9 +17,11 @@ import java.lang.reflect.Field;
  *
  * <p>The raw accesses are {@code sun.misc.Unsafe}'s, which every Lazarus JVM already permits
  * ({@code --sun-misc-unsafe-memory-access=allow}, needed by Chronicle Map and the block hasher); the internal
- * {@code jdk.internal.misc.Unsafe} would need an export that {@code javac --release} refuses. An object must not be
- * used after its heap is closed: the address is then unmapped. These methods are deprecated for removal (JEP 471); by
- * then C2 is expected to compile segment accesses as tightly, and this class is the one place to change back.
+ * {@code jdk.internal.misc.Unsafe} would need its export at compile time too, which {@code javac --release} refuses
+ * (only easycrash's {@code persist.JdkWriteBack}, for the write-back sun.misc lacks, compiles without it). An object
+ * must not be used after its heap is closed: the address is then unmapped. These methods are deprecated for removal
+ * (JEP 471); by then C2 is expected to compile segment accesses as tightly, and this class is the one place to change
+ * back.
  *
  * <p>The per-iteration fields have another reason: a rank runs its bookkeeping once per iteration, so for the first
  * thousands of iterations it runs in the interpreter and C1, where a {@code MemorySegment.set} costs about 1.5 us

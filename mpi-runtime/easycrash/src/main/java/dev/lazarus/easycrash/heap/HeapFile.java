@@ -57,7 +57,10 @@ public final class HeapFile implements AutoCloseable {
     private final boolean syncMapped;
     /** The slot this process last wrote the bookmark to, or null before its first write. */
     private BookmarkSlot lastWritten;
-    /** The checked bytes of a bookmark slot as they are stored, for its checksum; both reused by every bookmark. */
+    /**
+     * The checked bytes of a bookmark slot as they are stored (the reserved four, never written, stay zero), for its
+     * checksum; both reused by every bookmark.
+     */
     private final byte[] bookmarkImage = new byte[(int) BOOKMARK_CHECKED_BYTES];
     private static final int IMAGE_ITERATION = (int) (BOOKMARK_ITERATION_OFFSET - BOOKMARK_SEQUENCE_OFFSET);
     private final CRC32C bookmarkCrc = new CRC32C();
@@ -274,9 +277,9 @@ public final class HeapFile implements AutoCloseable {
      * <p>Called once per iteration from the first, so it must be cheap before the JIT has compiled it (a JVM that
      * compiles with C2 alone interprets it until its 10,000th call): plain stores at the slot's address
      * ({@link RawMemory}), a reused {@link CRC32C} over a reused image of those bytes, and the writer's
-     * {@code persist} of the line, which is the JDK's write-back ({@code persist.JdkWriteBack}), not a downcall. Through
-     * {@code MemorySegment.set}, a fresh image per call and two downcalls it took 4 to 20 us in a run's first thousands
-     * of iterations and 31 us on average in a 2-rank solver.HEAT class A run (74 ms of 0.67 s); 0.6 us once
+     * {@code persist} of the line, which is the JDK's write-back ({@code persist.JdkWriteBack}), not a downcall.
+     * Through {@code MemorySegment.set}, a fresh image per call and two downcalls it took 4 to 20 us in a run's first
+     * thousands of iterations and 31 us on average in a 2-rank solver.HEAT class A run (74 ms of 0.67 s); 0.6 us once
      * compiled.
      */
     public void writeBookmark(int iteration) {
@@ -293,8 +296,7 @@ public final class HeapFile implements AutoCloseable {
         // view of the mapping (a ByteBuffer) acquires and releases its memory session through VarHandles on every
         // update, which cost HEAT class A on two ranks 4% while the bookmark runs interpreted.
         storeImage(0, sequence, Long.BYTES);
-        storeImage(IMAGE_ITERATION, iteration, Integer.BYTES);
-        storeImage(IMAGE_ITERATION + Integer.BYTES, 0, Integer.BYTES); // reserved
+        storeImage(IMAGE_ITERATION, iteration, Integer.BYTES); // the reserved bytes after it stay zero
         bookmarkCrc.reset();
         bookmarkCrc.update(bookmarkImage, 0, bookmarkImage.length);
         RawMemory.putLong(at + BOOKMARK_CRC_OFFSET, bookmarkCrc.getValue());

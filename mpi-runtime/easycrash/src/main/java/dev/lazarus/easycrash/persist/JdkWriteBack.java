@@ -32,6 +32,11 @@ final class JdkWriteBack {
     private JdkWriteBack() {
     }
 
+    /** Whether a persist of {@code length} bytes goes here: a few lines, and the write-back is available. */
+    static boolean takes(long length) {
+        return length <= MAX_BYTES && AVAILABLE;
+    }
+
     /** Writes back every cache line of {@code [address, address + length)} and waits until they have reached memory. */
     static void persist(long address, long length) {
         UNSAFE.writebackMemory(address, length);

@@ -70,7 +70,7 @@ public final class PmemCacheLineWriter implements CacheLineWriter {
     @Override
     public void persist(MemorySegment segment, long offset, long length) {
         if (checked(segment, offset, length)) {
-            if (length <= JdkWriteBack.MAX_BYTES && JdkWriteBack.AVAILABLE) {
+            if (JdkWriteBack.takes(length)) {
                 JdkWriteBack.persist(segment.address() + offset, length);
                 return;
             }

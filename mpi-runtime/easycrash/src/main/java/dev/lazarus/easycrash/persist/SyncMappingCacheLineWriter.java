@@ -24,7 +24,7 @@ public final class SyncMappingCacheLineWriter implements CacheLineWriter {
     /** A few lines by the JDK's write-back directly, which {@code force} would reach through the segment's session. */
     @Override
     public void persist(MemorySegment segment, long offset, long length) {
-        if (length > 0 && length <= JdkWriteBack.MAX_BYTES && JdkWriteBack.AVAILABLE) {
+        if (length > 0 && JdkWriteBack.takes(length)) {
             Objects.checkFromIndexSize(offset, length, segment.byteSize());
             JdkWriteBack.persist(segment.address() + offset, length);
         } else {
