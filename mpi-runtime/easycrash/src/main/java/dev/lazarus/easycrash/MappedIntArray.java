@@ -5,19 +5,32 @@ import dev.lazarus.easycrash.trace.Tracing;
 import dev.lazarus.mpi.memory.RawMemory;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
-/** A {@code int} array in the persistent heap; elements go through {@link RawMemory}. */
-final class MappedIntArray extends IntArray {
+/** An {@code int} array in the persistent heap; elements go through {@link RawMemory}. */
+sealed class MappedIntArray extends IntArray permits MappedIntArray.Large {
     /** The first element's address in the mapping, for {@link RawMemory}. */
     private final long address;
 
-    private static final ValueLayout.OfInt LAYOUT = ValueLayout.JAVA_INT;
+    /** The most elements an object may have for {@link #offsetOf}'s check (MappedDoubleArray's says why). */
+    static final int MAX_CHECKED_LENGTH = Integer.MAX_VALUE >>> 2;
 
-    MappedIntArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
+    /** A heap object over {@code segment}: a {@link Large} one above {@link #MAX_CHECKED_LENGTH} elements. */
+    static MappedIntArray of(String name, ObjectRole role, MemorySegment segment, long heapOffset,
+                             AccessTracer tracer) {
+        return segment.byteSize() / 4 > MAX_CHECKED_LENGTH ? new Large(name, role, segment, heapOffset, tracer)
+                : new MappedIntArray(name, role, segment, heapOffset, tracer);
+    }
+
+    private MappedIntArray(String name, ObjectRole role, MemorySegment segment, long heapOffset,
+                           AccessTracer tracer) {
         super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 4));
         this.address = segment.address();
+    }
+
+    /** The byte offset of element {@code index}; {@link IndexOutOfBoundsException} outside {@code [0, length)}. */
+    long offsetOf(int index) {
+        return (long) Objects.checkIndex(index, length & MAX_CHECKED_LENGTH) << 2;
     }
 
     @Override
@@ -25,7 +38,7 @@ final class MappedIntArray extends IntArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 2), 4);
         }
-        return RawMemory.getInt(address + ((long) Objects.checkIndex(index, length) << 2));
+        return RawMemory.getInt(address + offsetOf(index));
     }
 
     @Override
@@ -33,7 +46,7 @@ final class MappedIntArray extends IntArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 2), 4);
         }
-        RawMemory.putInt(address + ((long) Objects.checkIndex(index, length) << 2), value);
+        RawMemory.putInt(address + offsetOf(index), value);
     }
 
     @Override
@@ -52,7 +65,9 @@ final class MappedIntArray extends IntArray {
                 set(at + i, source[sourceIndex + i]);
             }
         } else {
-            MemorySegment.copy(source, sourceIndex, segment, LAYOUT, (long) at << 2, count);
+            DataObject.checkRange(sourceIndex, count, source.length);
+            DataObject.checkRange(at, count, length);
+            RawMemory.copy(source, sourceIndex, address + ((long) at << 2), count);
         }
     }
 
@@ -65,7 +80,9 @@ final class MappedIntArray extends IntArray {
                 target[targetIndex + i] = get(at + i);
             }
         } else {
-            MemorySegment.copy(segment, LAYOUT, (long) at << 2, target, targetIndex, count);
+            DataObject.checkRange(at, count, length);
+            DataObject.checkRange(targetIndex, count, target.length);
+            RawMemory.copy(address + ((long) at << 2), target, targetIndex, count);
         }
     }
 
@@ -83,6 +100,18 @@ final class MappedIntArray extends IntArray {
             }
         } else {
             MemorySegment.copy(segment, (long) at << 2, target.segment, (long) targetAt << 2, (long) count << 2);
+        }
+    }
+
+    /** An object of more than {@link #MAX_CHECKED_LENGTH} elements: indices are checked against its length. */
+    static final class Large extends MappedIntArray {
+        private Large(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
+            super(name, role, segment, heapOffset, tracer);
+        }
+
+        @Override
+        long offsetOf(int index) {
+            return (long) Objects.checkIndex(index, length) << 2;
         }
     }
 }

@@ -5,19 +5,32 @@ import dev.lazarus.easycrash.trace.Tracing;
 import dev.lazarus.mpi.memory.RawMemory;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Objects;
 
 /** A {@code long} array in the persistent heap; elements go through {@link RawMemory}. */
-final class MappedLongArray extends LongArray {
+sealed class MappedLongArray extends LongArray permits MappedLongArray.Large {
     /** The first element's address in the mapping, for {@link RawMemory}. */
     private final long address;
 
-    private static final ValueLayout.OfLong LAYOUT = ValueLayout.JAVA_LONG;
+    /** The most elements an object may have for {@link #offsetOf}'s check (MappedDoubleArray's says why). */
+    static final int MAX_CHECKED_LENGTH = Integer.MAX_VALUE >>> 3;
 
-    MappedLongArray(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
+    /** A heap object over {@code segment}: a {@link Large} one above {@link #MAX_CHECKED_LENGTH} elements. */
+    static MappedLongArray of(String name, ObjectRole role, MemorySegment segment, long heapOffset,
+                              AccessTracer tracer) {
+        return segment.byteSize() / 8 > MAX_CHECKED_LENGTH ? new Large(name, role, segment, heapOffset, tracer)
+                : new MappedLongArray(name, role, segment, heapOffset, tracer);
+    }
+
+    private MappedLongArray(String name, ObjectRole role, MemorySegment segment, long heapOffset,
+                            AccessTracer tracer) {
         super(name, role, segment, heapOffset, tracer, Math.toIntExact(segment.byteSize() / 8));
         this.address = segment.address();
+    }
+
+    /** The byte offset of element {@code index}; {@link IndexOutOfBoundsException} outside {@code [0, length)}. */
+    long offsetOf(int index) {
+        return (long) Objects.checkIndex(index, length & MAX_CHECKED_LENGTH) << 3;
     }
 
     @Override
@@ -25,7 +38,7 @@ final class MappedLongArray extends LongArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.load(heapOffset + ((long) index << 3), 8);
         }
-        return RawMemory.getLong(address + ((long) Objects.checkIndex(index, length) << 3));
+        return RawMemory.getLong(address + offsetOf(index));
     }
 
     @Override
@@ -33,7 +46,7 @@ final class MappedLongArray extends LongArray {
         if (Tracing.ENABLED && tracer != null) {
             tracer.store(heapOffset + ((long) index << 3), 8);
         }
-        RawMemory.putLong(address + ((long) Objects.checkIndex(index, length) << 3), value);
+        RawMemory.putLong(address + offsetOf(index), value);
     }
 
     @Override
@@ -52,7 +65,9 @@ final class MappedLongArray extends LongArray {
                 set(at + i, source[sourceIndex + i]);
             }
         } else {
-            MemorySegment.copy(source, sourceIndex, segment, LAYOUT, (long) at << 3, count);
+            DataObject.checkRange(sourceIndex, count, source.length);
+            DataObject.checkRange(at, count, length);
+            RawMemory.copy(source, sourceIndex, address + ((long) at << 3), count);
         }
     }
 
@@ -65,7 +80,9 @@ final class MappedLongArray extends LongArray {
                 target[targetIndex + i] = get(at + i);
             }
         } else {
-            MemorySegment.copy(segment, LAYOUT, (long) at << 3, target, targetIndex, count);
+            DataObject.checkRange(at, count, length);
+            DataObject.checkRange(targetIndex, count, target.length);
+            RawMemory.copy(address + ((long) at << 3), target, targetIndex, count);
         }
     }
 
@@ -83,6 +100,18 @@ final class MappedLongArray extends LongArray {
             }
         } else {
             MemorySegment.copy(segment, (long) at << 3, target.segment, (long) targetAt << 3, (long) count << 3);
+        }
+    }
+
+    /** An object of more than {@link #MAX_CHECKED_LENGTH} elements: indices are checked against its length. */
+    static final class Large extends MappedLongArray {
+        private Large(String name, ObjectRole role, MemorySegment segment, long heapOffset, AccessTracer tracer) {
+            super(name, role, segment, heapOffset, tracer);
+        }
+
+        @Override
+        long offsetOf(int index) {
+            return (long) Objects.checkIndex(index, length) << 3;
         }
     }
 }

@@ -329,9 +329,9 @@ public final class PersistentHeap implements AutoCloseable {
         }
         MemorySegment slice = file.segment().asSlice(descriptor.offset(), descriptor.byteSize());
         DataObject object = switch (type) {
-            case DOUBLE -> new MappedDoubleArray(name, role, slice, descriptor.offset(), tracer);
-            case LONG -> new MappedLongArray(name, role, slice, descriptor.offset(), tracer);
-            case INT -> new MappedIntArray(name, role, slice, descriptor.offset(), tracer);
+            case DOUBLE -> MappedDoubleArray.of(name, role, slice, descriptor.offset(), tracer);
+            case LONG -> MappedLongArray.of(name, role, slice, descriptor.offset(), tracer);
+            case INT -> MappedIntArray.of(name, role, slice, descriptor.offset(), tracer);
             case BYTE -> throw new IllegalArgumentException("byte objects are not supported");
         };
         attached.put(name, object);

@@ -19,10 +19,11 @@ final class CgOps {
      * {@code result[firstrow + j] = sum_k a[k] * v[colidx[k]]} over {@code k} in {@code rowstr[j] .. rowstr[j+1]-1},
      * for the block's rows {@code j = 0 .. rows-1} (NPB's sparse matrix-vector product, summed in column order).
      *
-     * <p>{@code v} is copied into {@code gathered} first (one {@code memcpy}) and gathered from there: a gather from a
-     * heap object by a computed index costs a sign extension and an address add per access that an array's does not
-     * (CgLoopsBench's spmv: 1.25 times the array loop, against about 1.1 through the copy), and each element of
-     * {@code v} is read some {@code nonzeros / na} times (over 100 in class A). Each row pointer is read once, a row
+     * <p>{@code v} is copied into {@code gathered} first (one {@code memcpy}) and gathered from there: each element of
+     * {@code v} is read some {@code nonzeros / na} times (over 100 in class A), and a gather from a heap object by a
+     * computed index cost a sign extension and an address add per access that an array's does not (CgLoopsBench's
+     * spmv: 1.25 times the array loop, against about 1.1 through the copy; measured before the heap objects' index
+     * check told C2 that their offsets fit its addressing, MappedDoubleArray.MAX_CHECKED_LENGTH). Each row pointer is read once, a row
      * starting where the previous one ended.
      *
      * @param gathered scratch of at least {@code v.length()} elements

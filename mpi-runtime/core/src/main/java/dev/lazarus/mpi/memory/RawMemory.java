@@ -13,7 +13,9 @@ import java.lang.reflect.Field;
  * array does not (a sign extension, a shift, an add and a register move; docs/ARCHITECTURE.md, "Element
  * accessors"). CG's sparse matrix-vector product, a gather, ran 1.9 to 2.3 times as long as on {@code double[]};
  * with an {@code int} index checked by {@link java.util.Objects#checkIndex}, which C2 compiles to the array bounds
- * check and hoists out of loops alike, and an absolute address, it compiles to the array loop's code.
+ * check and hoists out of loops alike, and an absolute address, it compiles to the array loop's code, provided the
+ * check bounds the byte offset to {@code int} range (C2 folds {@code address + offset} into base + index x scale
+ * addressing only then: the easycrash module's {@code MappedDoubleArray.MAX_CHECKED_LENGTH} says how).
  *
  * <p>The raw accesses are {@code sun.misc.Unsafe}'s, which every Lazarus JVM already permits
  * ({@code --sun-misc-unsafe-memory-access=allow}, needed by Chronicle Map and the block hasher); the internal
@@ -32,6 +34,9 @@ import java.lang.reflect.Field;
 @SuppressWarnings("removal") // see the class comment
 public final class RawMemory {
     private static final sun.misc.Unsafe UNSAFE = unsafe();
+    private static final long DOUBLE_ARRAY_BASE = UNSAFE.arrayBaseOffset(double[].class);
+    private static final long INT_ARRAY_BASE = UNSAFE.arrayBaseOffset(int[].class);
+    private static final long LONG_ARRAY_BASE = UNSAFE.arrayBaseOffset(long[].class);
 
     private RawMemory() {
     }
@@ -63,6 +68,41 @@ public final class RawMemory {
     /** Copies {@code bytes} bytes from address {@code from} to address {@code to} (ranges must not overlap). */
     public static void copy(long from, long to, long bytes) {
         UNSAFE.copyMemory(from, to, bytes);
+    }
+
+    /**
+     * Copies {@code count} elements of {@code from} from {@code fromIndex} to address {@code to}; the caller has checked
+     * both ranges. A short copy costs a call and a stub here, where {@code MemorySegment.copy} from an array also
+     * checks the array's type, the layout's alignment and byte order and the segment's session on every call: FT's
+     * transposes copy each tile row (64 to 256 doubles) this way.
+     */
+    public static void copy(double[] from, int fromIndex, long to, int count) {
+        UNSAFE.copyMemory(from, DOUBLE_ARRAY_BASE + ((long) fromIndex << 3), null, to, (long) count << 3);
+    }
+
+    /** Copies {@code count} elements from address {@code from} into {@code to} at {@code toIndex} (ranges checked). */
+    public static void copy(long from, double[] to, int toIndex, int count) {
+        UNSAFE.copyMemory(null, from, to, DOUBLE_ARRAY_BASE + ((long) toIndex << 3), (long) count << 3);
+    }
+
+    /** As {@link #copy(double[], int, long, int)}, for {@code int}s. */
+    public static void copy(int[] from, int fromIndex, long to, int count) {
+        UNSAFE.copyMemory(from, INT_ARRAY_BASE + ((long) fromIndex << 2), null, to, (long) count << 2);
+    }
+
+    /** As {@link #copy(long, double[], int, int)}, for {@code int}s. */
+    public static void copy(long from, int[] to, int toIndex, int count) {
+        UNSAFE.copyMemory(null, from, to, INT_ARRAY_BASE + ((long) toIndex << 2), (long) count << 2);
+    }
+
+    /** As {@link #copy(double[], int, long, int)}, for {@code long}s. */
+    public static void copy(long[] from, int fromIndex, long to, int count) {
+        UNSAFE.copyMemory(from, LONG_ARRAY_BASE + ((long) fromIndex << 3), null, to, (long) count << 3);
+    }
+
+    /** As {@link #copy(long, double[], int, int)}, for {@code long}s. */
+    public static void copy(long from, long[] to, int toIndex, int count) {
+        UNSAFE.copyMemory(null, from, to, LONG_ARRAY_BASE + ((long) toIndex << 3), (long) count << 3);
     }
 
     private static sun.misc.Unsafe unsafe() {
