@@ -21,10 +21,10 @@ final class CgOps {
      *
      * <p>{@code v} is copied into {@code gathered} first (one {@code memcpy}) and gathered from there: each element of
      * {@code v} is read some {@code nonzeros / na} times (over 100 in class A), and a gather from a heap object by a
-     * computed index cost a sign extension and an address add per access that an array's does not (CgLoopsBench's
+     * computed index cost a sign extension and an address add per access that an array's did not (CgLoopsBench's
      * spmv: 1.25 times the array loop, against about 1.1 through the copy; measured before the heap objects' index
-     * check told C2 that their offsets fit its addressing, MappedDoubleArray.MAX_CHECKED_LENGTH). Each row pointer is read once, a row
-     * starting where the previous one ended.
+     * check told C2 that their offsets fit its addressing, MappedDoubleArray.MAX_CHECKED_LENGTH). Each row pointer is
+     * read once, a row starting where the previous one ended.
      *
      * @param gathered scratch of at least {@code v.length()} elements
      */

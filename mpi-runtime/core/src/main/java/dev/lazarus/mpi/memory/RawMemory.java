@@ -71,8 +71,8 @@ public final class RawMemory {
     }
 
     /**
-     * Copies {@code count} elements of {@code from} from {@code fromIndex} to address {@code to}; the caller has checked
-     * both ranges. A short copy costs a call and a stub here, where {@code MemorySegment.copy} from an array also
+     * Copies {@code count} elements of {@code from} from {@code fromIndex} to address {@code to}; the caller has
+     * checked both ranges. A short copy costs a call and a stub here, where {@code MemorySegment.copy} from an array also
      * checks the array's type, the layout's alignment and byte order and the segment's session on every call: FT's
      * transposes copy each tile row (64 to 256 doubles) this way.
      */
