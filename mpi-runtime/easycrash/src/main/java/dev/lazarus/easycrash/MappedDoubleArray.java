@@ -24,7 +24,7 @@ sealed class MappedDoubleArray extends DoubleArray permits MappedDoubleArray.Lar
      * ({@code movsxd}, {@code lea}) and the extra registers pushed loop values onto the stack: HeatLoopsBench.sweep
      * compiled to 78 instructions per four points against 58 on {@code double[]}, and to 67 with the mask (class S
      * heap / plain 1.12 -> 1.01); IsLoopsBench.groupByBucket's scatter 18 instructions per key, 13 with the mask, 12.5
-     * on {@code int[]} (1.20 -> 1.04). Larger objects are {@link Large}s, checked against the length itself.
+     * on {@code int[]} (1.20 -> 0.99 to 1.06). Larger objects are {@link Large}s, checked against the length itself.
      */
     static final int MAX_CHECKED_LENGTH = Integer.MAX_VALUE >>> 3;
 

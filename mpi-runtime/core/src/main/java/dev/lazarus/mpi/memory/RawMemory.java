@@ -72,9 +72,9 @@ public final class RawMemory {
 
     /**
      * Copies {@code count} elements of {@code from} from {@code fromIndex} to address {@code to}; the caller has
-     * checked both ranges. A short copy costs a call and a stub here, where {@code MemorySegment.copy} from an array also
-     * checks the array's type, the layout's alignment and byte order and the segment's session on every call: FT's
-     * transposes copy each tile row (64 to 256 doubles) this way.
+     * checked both ranges. A short copy costs a call and a stub here, where {@code MemorySegment.copy} from an array
+     * also checks the array's type, the layout's alignment and byte order and the segment's session on every call:
+     * FT's transposes copy each tile row (64 to 256 doubles) this way.
      */
     public static void copy(double[] from, int fromIndex, long to, int count) {
         UNSAFE.copyMemory(from, DOUBLE_ARRAY_BASE + ((long) fromIndex << 3), null, to, (long) count << 3);
