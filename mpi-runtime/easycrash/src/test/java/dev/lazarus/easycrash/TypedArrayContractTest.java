@@ -132,6 +132,37 @@ class TypedArrayContractTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"mapped", "plain"})
+    void intAndLongRangeCopiesMoveExactlyTheRangeAskedAndRefuseBadRanges(String kind) {
+        IntArray i = ints(kind, "i");
+        LongArray l = longs(kind, "l");
+        i.fill(5);
+        l.fill(-5L);
+        i.copyFrom(new int[] {1, 2, 3, 4}, 1, N - 3, 3);
+        l.copyFrom(new long[] {10L, 20L, 30L}, 2, 0, 1);
+        assertEquals(5, i.get(N - 4));
+        assertEquals(2, i.get(N - 3));
+        assertEquals(4, i.get(N - 1));
+        assertEquals(30L, l.get(0));
+        assertEquals(-5L, l.get(1));
+
+        int[] ints = new int[5];
+        i.copyTo(N - 2, ints, 3, 2);
+        assertArrayEquals(new int[] {0, 0, 0, 3, 4}, ints);
+        long[] longs = new long[3];
+        l.copyTo(0, longs, 1, 2);
+        assertArrayEquals(new long[] {0L, 30L, -5L}, longs);
+
+        assertThrows(IndexOutOfBoundsException.class, () -> i.copyFrom(new int[4], 0, N - 3, 4));
+        assertThrows(IndexOutOfBoundsException.class, () -> i.copyTo(0, new int[2], 1, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> l.copyFrom(new long[4], 2, 0, 3));
+        assertThrows(IndexOutOfBoundsException.class, () -> l.copyTo(N - 1, new long[4], 0, 2));
+        assertThrows(IndexOutOfBoundsException.class, () -> l.copyTo(0, new long[4], 0, -1));
+        assertEquals(2, i.get(N - 3), "a refused copy changes nothing");
+        assertEquals(-5L, l.get(N - 1), "a refused copy changes nothing");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mapped", "plain"})
     void overlappingCopiesWithinOneArrayBehaveLikeArraycopy(String kind) {
         IntArray i = ints(kind, "i");
         int[] expected = new int[N];
