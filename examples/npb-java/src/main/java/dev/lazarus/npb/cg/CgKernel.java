@@ -90,8 +90,6 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
     private double rnorm;
     private double zeta;
     private final double[] normTemp = new double[2];
-    /** Scratch for the vector the sparse product gathers from ({@link CgOps#multiply}). */
-    private double[] gathered;
 
     /** One-element buffer for scalar all-reductions, so the hot loop does not allocate. */
     private final double[] scalar = new double[1];
@@ -170,7 +168,6 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
         a = easyCrash.doubles("a", matrix.a.length, ObjectRole.READ_ONLY);
         colidx = easyCrash.ints("colidx", matrix.colidx.length, ObjectRole.READ_ONLY);
         rowstr = easyCrash.ints("rowstr", matrix.rowstr.length, ObjectRole.READ_ONLY);
-        gathered = new double[padded];
     }
 
     @Override
@@ -284,7 +281,7 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
 
         for (int cgit = 1; cgit <= CgParameters.CGITMAX; cgit++) {
             assemble(ps); // A p needs every column of p
-            CgOps.multiply(rowstr, colidx, a, ps, gathered, qs, rows, firstrow);
+            CgOps.multiply(rowstr, colidx, a, ps, qs, rows, firstrow);
             double d = sumOverRanks(CgOps.localDot(ps, qs, lo, hi));
             double alpha = rho / d;
             double rho0 = rho;
@@ -295,7 +292,7 @@ public final class CgKernel implements RecomputableApplication, Recomputable {
         }
 
         assemble(zs); // A z needs every column of z
-        CgOps.multiply(rowstr, colidx, a, zs, gathered, rs, rows, firstrow); // r now holds A z
+        CgOps.multiply(rowstr, colidx, a, zs, rs, rows, firstrow); // r now holds A z
         rnorm = Math.sqrt(sumOverRanks(CgOps.squaredDistance(xs, rs, lo, hi)));
     }
 

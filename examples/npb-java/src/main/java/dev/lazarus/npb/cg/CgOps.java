@@ -19,24 +19,21 @@ final class CgOps {
      * {@code result[firstrow + j] = sum_k a[k] * v[colidx[k]]} over {@code k} in {@code rowstr[j] .. rowstr[j+1]-1},
      * for the block's rows {@code j = 0 .. rows-1} (NPB's sparse matrix-vector product, summed in column order).
      *
-     * <p>{@code v} is copied into {@code gathered} first (one {@code memcpy}) and gathered from there: each element of
-     * {@code v} is read some {@code nonzeros / na} times (over 100 in class A), and a gather from a heap object by a
-     * computed index cost a sign extension and an address add per access that an array's did not (CgLoopsBench's
-     * spmv: 1.25 times the array loop, against about 1.1 through the copy; measured before the heap objects' index
-     * check told C2 that their offsets fit its addressing, MappedDoubleArray.MAX_CHECKED_LENGTH). Each row pointer is
-     * read once, a row starting where the previous one ended.
-     *
-     * @param gathered scratch of at least {@code v.length()} elements
+     * <p>The gather reads {@code v} where it lives, as NPB reads its array: a heap object's index check bounds the
+     * byte offset to {@code int} range, so C2 folds {@code v}'s address into the load as it does an array's base
+     * (MappedDoubleArray.MAX_CHECKED_LENGTH), with every loop value in a register. CgLoopsBench's spmv, class A,
+     * heap / plain 0.98. Copying {@code v} into a Java array first, which this method did before that check, left a
+     * copy's code ahead of the loop, and C2 then kept the array's length on the stack inside it (1.06 to 1.07). Each
+     * row pointer is read once, a row starting where the previous one ended.
      */
-    static void multiply(IntArray rowstr, IntArray colidx, DoubleArray a, DoubleArray v, double[] gathered,
-                         DoubleArray result, int rows, int firstrow) {
-        v.copyTo(0, gathered, 0, v.length());
+    static void multiply(IntArray rowstr, IntArray colidx, DoubleArray a, DoubleArray v, DoubleArray result, int rows,
+                         int firstrow) {
         int start = rowstr.get(0);
         for (int j = 0; j < rows; j++) {
             int end = rowstr.get(j + 1);
             double sum = 0.0;
             for (int k = start; k < end; k++) {
-                sum = sum + a.get(k) * gathered[colidx.get(k)];
+                sum = sum + a.get(k) * v.get(colidx.get(k));
             }
             result.set(firstrow + j, sum);
             start = end;

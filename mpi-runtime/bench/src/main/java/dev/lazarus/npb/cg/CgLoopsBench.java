@@ -51,7 +51,6 @@ public class CgLoopsBench {
     private DoubleArray q;
     private DoubleArray z;
     private DoubleArray r;
-    private double[] gathered;
 
     /**
      * The step of the z/r update. Its sign flips at every call, so z and r go back and forth instead of drifting;
@@ -76,7 +75,6 @@ public class CgLoopsBench {
         q = store.doubles("q", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
         z = store.doubles("z", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
         r = store.doubles("r", random.doubles(na).toArray(), ObjectRole.CANDIDATE);
-        gathered = new double[na];
     }
 
     @TearDown(Level.Trial)
@@ -85,12 +83,12 @@ public class CgLoopsBench {
     }
 
     /**
-     * {@code q = A p}, CG's sparse matrix-vector product ({@link CgOps#multiply}, which copies p into a scratch array
-     * first, on either implementation); returns an element of q.
+     * {@code q = A p}, CG's sparse matrix-vector product ({@link CgOps#multiply}, which gathers from p where it lives,
+     * heap or array); returns an element of q.
      */
     @Benchmark
     public double spmv() {
-        CgOps.multiply(rowstr, colidx, a, p, gathered, q, na, 0);
+        CgOps.multiply(rowstr, colidx, a, p, q, na, 0);
         return q.get(na - 1);
     }
 
