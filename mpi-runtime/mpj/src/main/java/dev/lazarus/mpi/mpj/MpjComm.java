@@ -13,15 +13,52 @@ import mpi.MPIException;
 import mpi.Op;
 import mpi.Status;
 
+import java.security.SecureRandom;
+
 /** {@link dev.lazarus.mpi.Comm} over an MPJ Express intracommunicator. */
 final class MpjComm extends AbstractComm {
     private final Intracomm comm;
     /** Staging arrays of the blocking calls, kept between calls. */
     private final StagingArrays staging = new StagingArrays();
+    /** Allreduce and allgather among the rank threads of this JVM, or {@code null}: through MPJ. */
+    private final RankThreadCollectives rankThreads;
+
+    /**
+     * The system property that turns {@link RankThreadCollectives} off ({@code false}): every collective then goes
+     * through MPJ.
+     */
+    static final String RANK_THREAD_COLLECTIVES = "lazarus.mpj.rankThreadCollectives";
 
     MpjComm(Intracomm comm) throws MPIException {
         super(comm.Rank(), comm.Size());
         this.comm = comm;
+        boolean wanted = Boolean.parseBoolean(System.getProperty(RANK_THREAD_COLLECTIVES, "true"));
+        this.rankThreads = wanted && size() > 1 ? joinRankThreads(comm, rank(), size()) : null;
+    }
+
+    /**
+     * The collectives among this job's rank threads, if every rank is a thread of this JVM (MPJ's multicore device),
+     * else {@code null}. Collective over {@code comm}: rank 0 draws the job's key, every rank joins the state kept
+     * under it, and the ranks agree through MPJ that all of them found the same one.
+     */
+    private static RankThreadCollectives joinRankThreads(Intracomm comm, int rank, int size) throws MPIException {
+        long[] nonce = {rank == 0 ? new SecureRandom().nextLong() : 0};
+        comm.Bcast(nonce, 0, 1, MPI.LONG, 0);
+        String key = "dev.lazarus.mpj.rank-thread-collectives." + Long.toHexString(nonce[0]);
+        Object[] shared = RankThreadCollectives.join(key, size);
+        comm.Barrier(); // every rank has joined what it found
+        int[] joined = {RankThreadCollectives.joined(shared)};
+        int[] fewest = new int[1];
+        comm.Allreduce(joined, 0, fewest, 0, 1, MPI.INT, MPI.MIN);
+        if (rank == 0) {
+            System.getProperties().remove(key); // every rank holds the state by now
+        }
+        return fewest[0] == size ? new RankThreadCollectives(rank, size, shared) : null;
+    }
+
+    /** Whether allreduce and allgather bypass MPJ (see {@link RankThreadCollectives}). */
+    boolean usesRankThreadCollectives() {
+        return rankThreads != null;
     }
 
     @Override
@@ -156,6 +193,11 @@ final class MpjComm extends AbstractComm {
                                ElementType type, ReduceOp op) {
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true, staging)) {
+            if (rankThreads != null) {
+                rankThreads.allreduce(s.array(), s.offset(), r.array(), r.offset(), count, type, op);
+                r.finish(count);
+                return;
+            }
             call("allreduce", () -> {
                 comm.Allreduce(s.array(), s.offset(), r.array(), r.offset(), count, datatype(type), op(op));
                 return null;
@@ -188,6 +230,11 @@ final class MpjComm extends AbstractComm {
         Datatype dt = datatype(type);
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, true, staging)) {
+            if (rankThreads != null) {
+                rankThreads.allgather(s.array(), s.offset(), count, r.array(), r.offset());
+                r.finish(count * size());
+                return;
+            }
             call("allgather", () -> {
                 comm.Allgather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
                 return null;

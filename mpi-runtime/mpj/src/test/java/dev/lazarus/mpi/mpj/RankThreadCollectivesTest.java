@@ -1,0 +1,146 @@
+package dev.lazarus.mpi.mpj;
+
+import dev.lazarus.mpi.ElementType;
+import dev.lazarus.mpi.ReduceOp;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * {@link RankThreadCollectives} with real threads as ranks, over many rounds (so the barriers are reused and a rank
+ * that ran ahead would read a changed array): results against a fold in rank order computed here.
+ */
+class RankThreadCollectivesTest {
+    private static final int RANKS = 3;
+    private static final int ROUNDS = 300;
+
+    /** The value rank {@code rank} contributes at element {@code i} of round {@code round}. */
+    private static double value(int rank, int round, int i) {
+        return (rank + 1) * 0.1 + round * 1.0e-3 + i * 7.0;
+    }
+
+    /** Runs {@code body(rank, collectives)} on {@link #RANKS} threads sharing one state; fails with a rank's error. */
+    private static void onRanks(RankBody body) throws Exception {
+        Object[] shared = RankThreadCollectives.newSharedState(RANKS);
+        ExecutorService pool = Executors.newFixedThreadPool(RANKS);
+        try {
+            List<Future<Object>> ranks = new ArrayList<>();
+            for (int r = 0; r < RANKS; r++) {
+                int rank = r;
+                ranks.add(pool.submit(() -> {
+                    body.run(rank, new RankThreadCollectives(rank, RANKS, shared));
+                    return null;
+                }));
+            }
+            for (Future<Object> rank : ranks) {
+                rank.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @FunctionalInterface
+    private interface RankBody {
+        void run(int rank, RankThreadCollectives collectives) throws Exception;
+    }
+
+    @Test
+    void doubleSumsFoldInRankOrderEveryRound() throws Exception {
+        onRanks((rank, c) -> {
+            double[] send = new double[6];
+            double[] recv = new double[5];
+            for (int round = 0; round < ROUNDS; round++) {
+                int count = 1 + round % 4;
+                for (int i = 0; i < count; i++) {
+                    send[2 + i] = value(rank, round, i);
+                }
+                c.allreduce(send, 2, recv, 1, count, ElementType.DOUBLE, ReduceOp.SUM);
+                for (int i = 0; i < count; i++) {
+                    double expected = (value(0, round, i) + value(1, round, i)) + value(2, round, i);
+                    assertEquals(Double.doubleToLongBits(expected), Double.doubleToLongBits(recv[1 + i]),
+                            "rank " + rank + " round " + round + " element " + i);
+                }
+            }
+        });
+    }
+
+    @Test
+    void everyTypeAndOperation() throws Exception {
+        onRanks((rank, c) -> {
+            for (int round = 0; round < 50; round++) {
+                long[] longs = {rank * 10L + round, -rank};
+                long[] longOut = new long[2];
+                c.allreduce(longs, 0, longOut, 0, 2, ElementType.LONG, ReduceOp.MAX);
+                assertArrayEquals(new long[] {20L + round, 0}, longOut);
+                c.allreduce(longs, 0, longOut, 0, 2, ElementType.LONG, ReduceOp.MIN);
+                assertArrayEquals(new long[] {round, -2}, longOut);
+
+                int[] ints = {rank + 2, round};
+                int[] intOut = new int[2];
+                c.allreduce(ints, 0, intOut, 0, 2, ElementType.INT, ReduceOp.PROD);
+                assertArrayEquals(new int[] {2 * 3 * 4, round * round * round}, intOut);
+
+                byte[] bytes = {(byte) 100, (byte) rank};
+                byte[] byteOut = new byte[2];
+                c.allreduce(bytes, 0, byteOut, 0, 2, ElementType.BYTE, ReduceOp.SUM);
+                assertArrayEquals(new byte[] {(byte) 300, 3}, byteOut); // wraps as Java bytes do
+
+                double[] doubles = {rank == 1 ? -0.5 : 2.0};
+                double[] doubleOut = new double[1];
+                c.allreduce(doubles, 0, doubleOut, 0, 1, ElementType.DOUBLE, ReduceOp.MIN);
+                assertEquals(-0.5, doubleOut[0]);
+            }
+        });
+    }
+
+    @Test
+    void allgatherPlacesEachRanksBlockAtItsRank() throws Exception {
+        onRanks((rank, c) -> {
+            int[] send = new int[4];
+            int[] recv = new int[2 + 3 * 3];
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int i = 0; i < 3; i++) {
+                    send[1 + i] = rank * 1000 + round * 10 + i;
+                }
+                c.allgather(send, 1, 3, recv, 2);
+                for (int p = 0; p < RANKS; p++) {
+                    for (int i = 0; i < 3; i++) {
+                        assertEquals(p * 1000 + round * 10 + i, recv[2 + p * 3 + i],
+                                "rank " + rank + " round " + round + " from " + p);
+                    }
+                }
+            }
+        });
+    }
+
+    @Test
+    void ranksJoinTheStateUnderTheirKeyOnly() {
+        String key = "test.rank-thread-collectives." + System.nanoTime();
+        try {
+            Object[] first = RankThreadCollectives.join(key, 2);
+            Object[] second = RankThreadCollectives.join(key, 2);
+            assertSame(first, second);
+            assertEquals(2, RankThreadCollectives.joined(first));
+            Object[] other = RankThreadCollectives.join(key + ".other", 2);
+            assertNotSame(first, other);
+            assertEquals(1, RankThreadCollectives.joined(other));
+        } finally {
+            System.getProperties().remove(key);
+            System.getProperties().remove(key + ".other");
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> new RankThreadCollectives(0, 3, RankThreadCollectives.newSharedState(2)));
+    }
+}
