@@ -56,11 +56,6 @@ final class MpjComm extends AbstractComm {
         return fewest[0] == size ? new RankThreadCollectives(rank, size, shared) : null;
     }
 
-    /** Whether allreduce and allgather bypass MPJ (see {@link RankThreadCollectives}). */
-    boolean usesRankThreadCollectives() {
-        return rankThreads != null;
-    }
-
     @Override
     public String backend() {
         return "mpj";
@@ -194,7 +189,7 @@ final class MpjComm extends AbstractComm {
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count, type, true, staging)) {
             if (rankThreads != null) {
-                rankThreads.allreduce(s.array(), s.offset(), r.array(), r.offset(), count, type, op);
+                rankThreads.allreduce(s.array(), s.offset(), r.array(), r.offset(), count, op);
                 r.finish(count);
                 return;
             }

@@ -1,15 +1,12 @@
 package dev.lazarus.mpi.mpj;
 
-import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.spi.Reductions;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.DoubleBinaryOperator;
-import java.util.function.IntBinaryOperator;
-import java.util.function.LongBinaryOperator;
 
 /**
  * Allreduce and allgather among ranks that are threads of one JVM, as MPJ Express's multicore device runs them,
@@ -65,8 +62,8 @@ final class RankThreadCollectives {
     }
 
     /**
-     * Joins the state kept under {@code key} in the system properties (made by the first rank to ask) and returns how
-     * many ranks have joined it so far. Ranks in separate JVMs each find a state of their own.
+     * Joins the state kept under {@code key} in the system properties (made by the first rank to ask), counting this
+     * rank in {@link #joined}, and returns it. Ranks in separate JVMs each find a state of their own.
      */
     static Object[] join(String key, int size) {
         Object[] shared = (Object[]) System.getProperties().computeIfAbsent(key, k -> newSharedState(size));
@@ -81,17 +78,14 @@ final class RankThreadCollectives {
 
     /**
      * {@code recv[recvOffset + i] = send_0[i] op send_1[i] op ...} over every rank's send range, in rank order.
-     * The arrays are of {@code type}'s Java array type; {@code recv} is not another rank's send array.
+     * Every rank's arrays are of one primitive type; {@code recv} is not another rank's send array.
      */
-    void allreduce(Object send, int sendOffset, Object recv, int recvOffset, int count, ElementType type,
-                   ReduceOp op) {
+    void allreduce(Object send, int sendOffset, Object recv, int recvOffset, int count, ReduceOp op) {
         publish(send, sendOffset);
         await();
-        switch (type) {
-            case DOUBLE -> reduceDoubles((double[]) recv, recvOffset, count, doubleOp(op));
-            case LONG -> reduceLongs((long[]) recv, recvOffset, count, longOp(op));
-            case INT -> reduceInts((int[]) recv, recvOffset, count, intOp(op));
-            case BYTE -> reduceBytes((byte[]) recv, recvOffset, count, intOp(op));
+        System.arraycopy(arrays.get(0), offsets.get(0), recv, recvOffset, count);
+        for (int p = 1; p < size; p++) {
+            Reductions.combineInto(op, arrays.get(p), offsets.get(p), recv, recvOffset, count);
         }
         await(); // the others read this rank's send array until here
     }
@@ -129,77 +123,5 @@ final class RankThreadCollectives {
                 parking = (spins & 255) == 0 && System.nanoTime() - start > SPIN_NANOS;
             }
         }
-    }
-
-    private void reduceDoubles(double[] out, int at, int count, DoubleBinaryOperator op) {
-        System.arraycopy(arrays.get(0), offsets.get(0), out, at, count);
-        for (int p = 1; p < size; p++) {
-            double[] in = (double[]) arrays.get(p);
-            int from = offsets.get(p);
-            for (int i = 0; i < count; i++) {
-                out[at + i] = op.applyAsDouble(out[at + i], in[from + i]);
-            }
-        }
-    }
-
-    private void reduceLongs(long[] out, int at, int count, LongBinaryOperator op) {
-        System.arraycopy(arrays.get(0), offsets.get(0), out, at, count);
-        for (int p = 1; p < size; p++) {
-            long[] in = (long[]) arrays.get(p);
-            int from = offsets.get(p);
-            for (int i = 0; i < count; i++) {
-                out[at + i] = op.applyAsLong(out[at + i], in[from + i]);
-            }
-        }
-    }
-
-    private void reduceInts(int[] out, int at, int count, IntBinaryOperator op) {
-        System.arraycopy(arrays.get(0), offsets.get(0), out, at, count);
-        for (int p = 1; p < size; p++) {
-            int[] in = (int[]) arrays.get(p);
-            int from = offsets.get(p);
-            for (int i = 0; i < count; i++) {
-                out[at + i] = op.applyAsInt(out[at + i], in[from + i]);
-            }
-        }
-    }
-
-    /** Bytes combine as {@code int}s and wrap to a byte, as Java's byte arithmetic does. */
-    private void reduceBytes(byte[] out, int at, int count, IntBinaryOperator op) {
-        System.arraycopy(arrays.get(0), offsets.get(0), out, at, count);
-        for (int p = 1; p < size; p++) {
-            byte[] in = (byte[]) arrays.get(p);
-            int from = offsets.get(p);
-            for (int i = 0; i < count; i++) {
-                out[at + i] = (byte) op.applyAsInt(out[at + i], in[from + i]);
-            }
-        }
-    }
-
-    private static DoubleBinaryOperator doubleOp(ReduceOp op) {
-        return switch (op) {
-            case SUM -> Double::sum;
-            case PROD -> (a, b) -> a * b;
-            case MAX -> Math::max;
-            case MIN -> Math::min;
-        };
-    }
-
-    private static LongBinaryOperator longOp(ReduceOp op) {
-        return switch (op) {
-            case SUM -> Long::sum;
-            case PROD -> (a, b) -> a * b;
-            case MAX -> Math::max;
-            case MIN -> Math::min;
-        };
-    }
-
-    private static IntBinaryOperator intOp(ReduceOp op) {
-        return switch (op) {
-            case SUM -> Integer::sum;
-            case PROD -> (a, b) -> a * b;
-            case MAX -> Math::max;
-            case MIN -> Math::min;
-        };
     }
 }

@@ -1,6 +1,5 @@
 package dev.lazarus.mpi.mpj;
 
-import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.ReduceOp;
 import org.junit.jupiter.api.Test;
 
@@ -66,7 +65,7 @@ class RankThreadCollectivesTest {
                 for (int i = 0; i < count; i++) {
                     send[2 + i] = value(rank, round, i);
                 }
-                c.allreduce(send, 2, recv, 1, count, ElementType.DOUBLE, ReduceOp.SUM);
+                c.allreduce(send, 2, recv, 1, count, ReduceOp.SUM);
                 for (int i = 0; i < count; i++) {
                     double expected = (value(0, round, i) + value(1, round, i)) + value(2, round, i);
                     assertEquals(Double.doubleToLongBits(expected), Double.doubleToLongBits(recv[1 + i]),
@@ -82,24 +81,24 @@ class RankThreadCollectivesTest {
             for (int round = 0; round < 50; round++) {
                 long[] longs = {rank * 10L + round, -rank};
                 long[] longOut = new long[2];
-                c.allreduce(longs, 0, longOut, 0, 2, ElementType.LONG, ReduceOp.MAX);
+                c.allreduce(longs, 0, longOut, 0, 2, ReduceOp.MAX);
                 assertArrayEquals(new long[] {20L + round, 0}, longOut);
-                c.allreduce(longs, 0, longOut, 0, 2, ElementType.LONG, ReduceOp.MIN);
+                c.allreduce(longs, 0, longOut, 0, 2, ReduceOp.MIN);
                 assertArrayEquals(new long[] {round, -2}, longOut);
 
                 int[] ints = {rank + 2, round};
                 int[] intOut = new int[2];
-                c.allreduce(ints, 0, intOut, 0, 2, ElementType.INT, ReduceOp.PROD);
+                c.allreduce(ints, 0, intOut, 0, 2, ReduceOp.PROD);
                 assertArrayEquals(new int[] {2 * 3 * 4, round * round * round}, intOut);
 
                 byte[] bytes = {(byte) 100, (byte) rank};
                 byte[] byteOut = new byte[2];
-                c.allreduce(bytes, 0, byteOut, 0, 2, ElementType.BYTE, ReduceOp.SUM);
+                c.allreduce(bytes, 0, byteOut, 0, 2, ReduceOp.SUM);
                 assertArrayEquals(new byte[] {(byte) 300, 3}, byteOut); // wraps as Java bytes do
 
                 double[] doubles = {rank == 1 ? -0.5 : 2.0};
                 double[] doubleOut = new double[1];
-                c.allreduce(doubles, 0, doubleOut, 0, 1, ElementType.DOUBLE, ReduceOp.MIN);
+                c.allreduce(doubles, 0, doubleOut, 0, 1, ReduceOp.MIN);
                 assertEquals(-0.5, doubleOut[0]);
             }
         });

@@ -6,6 +6,7 @@ import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.spi.AbstractComm;
 import dev.lazarus.mpi.spi.Buffers;
 import dev.lazarus.mpi.spi.PendingOperation;
+import dev.lazarus.mpi.spi.Reductions;
 
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -240,34 +241,9 @@ public final class ThreadComm extends AbstractComm {
     private static Object combine(Object[] all, int count, ElementType type, ReduceOp op) {
         Object acc = Buffers.copyOf(all[0], 0, count, type);
         for (int r = 1; r < all.length; r++) {
-            for (int i = 0; i < count; i++) {
-                switch (acc) {
-                    case double[] a -> a[i] = apply(op, a[i], ((double[]) all[r])[i]);
-                    case long[] a -> a[i] = apply(op, a[i], ((long[]) all[r])[i]);
-                    case int[] a -> a[i] = (int) apply(op, a[i], ((int[]) all[r])[i]);
-                    default -> throw new UnsupportedOperationException("reduce of " + type);
-                }
-            }
+            Reductions.combineInto(op, all[r], 0, acc, 0, count);
         }
         return acc;
-    }
-
-    private static double apply(ReduceOp op, double a, double b) {
-        return switch (op) {
-            case SUM -> a + b;
-            case PROD -> a * b;
-            case MAX -> Math.max(a, b);
-            case MIN -> Math.min(a, b);
-        };
-    }
-
-    private static long apply(ReduceOp op, long a, long b) {
-        return switch (op) {
-            case SUM -> a + b;
-            case PROD -> a * b;
-            case MAX -> Math.max(a, b);
-            case MIN -> Math.min(a, b);
-        };
     }
 
     private record Message(int source, int tag, Object data, int count) {
