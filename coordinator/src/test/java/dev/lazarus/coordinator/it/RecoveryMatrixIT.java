@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The recovery matrix with real processes: an application at class A on two ranks, checkpointed to L1 and L3, has a
  * rank SIGKILLed once two versions are on both levels; the relaunch (the same {@code ./lazarus run}) goes through
  * one recovery path and must end verified, from the path its log names, restoring at least the newest version every
- * rank had reached. CI runs the cells of {@link #ciCells}; {@code -Dlazarus.matrix=full} (what
+ * rank had reached (or, on a rollback, starting over where the coordinator's estimate says that is cheaper). CI runs the cells of {@link #ciCells}; {@code -Dlazarus.matrix=full} (what
  * {@code scripts/recovery-matrix} sets) runs every application x every path x both backends.
  */
 class RecoveryMatrixIT {
@@ -130,8 +130,14 @@ class RecoveryMatrixIT {
                 boolean resumedAndAccepted = out.contains("NVM restart: resuming")
                         && !out.contains("failed acceptance verification") && !out.contains("-> rollback")
                         && !out.contains("the coordinator chose rollback");
-                assertTrue(resumedAndAccepted || restored.find() && Long.parseLong(restored.group(1)) >= reached,
-                        "neither an accepted NVM restart nor a rollback to version >= " + reached + ":\n" + out);
+                // Or the coordinator's estimates put starting over below every restore (IS class A: ten iterations
+                // of about 20 ms against a restore of 0.2 s), which is what it should then choose.
+                boolean beginningWasCheapest = out.contains("-> beginning [cheapest]")
+                        && out.contains("checkpoint restart: the coordinator chose the beginning");
+                assertTrue(resumedAndAccepted || beginningWasCheapest
+                        || restored.find() && Long.parseLong(restored.group(1)) >= reached,
+                        "neither an accepted NVM restart nor a rollback to version >= " + reached
+                        + " or to the beginning as the cheapest:\n" + out);
                 if (path == RecoveryPath.NVM_GARBAGE_ROLLBACK) {
                     assertTrue(!resumedAndAccepted, "garbage in every candidate object was accepted:\n" + out);
                 }

@@ -20,7 +20,7 @@ final class MpjComm extends AbstractComm {
     private final Intracomm comm;
     /** Staging arrays of the blocking calls, kept between calls. */
     private final StagingArrays staging = new StagingArrays();
-    /** Allreduce and allgather among the rank threads of this JVM, or {@code null}: through MPJ. */
+    /** Allreduce, allgather, alltoall and alltoallv among the rank threads of this JVM, or {@code null}: MPJ. */
     private final RankThreadCollectives rankThreads;
 
     /**
@@ -248,6 +248,11 @@ final class MpjComm extends AbstractComm {
         Datatype dt = datatype(type);
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count * size(), type, false, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, false, staging)) {
+            if (rankThreads != null) {
+                rankThreads.alltoall(s.array(), s.offset(), count, r.array(), r.offset());
+                r.finish(count * size());
+                return;
+            }
             call("alltoall", () -> {
                 comm.Alltoall(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
                 return null;
@@ -270,6 +275,12 @@ final class MpjComm extends AbstractComm {
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, extent(sendCounts, sendDispls), type,
                 false, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvExtent, type, false, staging)) {
+            if (rankThreads != null) {
+                rankThreads.alltoallv(s.array(), s.offset(), sendCounts, sendDispls, r.array(), r.offset(),
+                        recvCounts, recvDispls);
+                r.finish(recvExtent);
+                return;
+            }
             call("alltoallv", () -> {
                 comm.Alltoallv(s.array(), s.offset(), sendCounts, sendDispls, dt,
                         r.array(), r.offset(), recvCounts, recvDispls, dt);

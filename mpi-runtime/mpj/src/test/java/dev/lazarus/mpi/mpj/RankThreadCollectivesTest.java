@@ -1,5 +1,6 @@
 package dev.lazarus.mpi.mpj;
 
+import dev.lazarus.mpi.MpiException;
 import dev.lazarus.mpi.ReduceOp;
 import org.junit.jupiter.api.Test;
 
@@ -121,6 +122,70 @@ class RankThreadCollectivesTest {
                     }
                 }
             }
+        });
+    }
+
+    @Test
+    void alltoallSendsBlockPToRankP() throws Exception {
+        onRanks((rank, c) -> {
+            long[] send = new long[1 + 2 * RANKS];
+            long[] recv = new long[2 * RANKS];
+            for (int round = 0; round < ROUNDS; round++) {
+                for (int p = 0; p < RANKS; p++) {
+                    send[1 + 2 * p] = rank * 100L + p * 10L + round * 1000L;
+                    send[2 + 2 * p] = -send[1 + 2 * p];
+                }
+                c.alltoall(send, 1, 2, recv, 0);
+                for (int q = 0; q < RANKS; q++) {
+                    long expected = q * 100L + rank * 10L + round * 1000L;
+                    assertArrayEquals(new long[] {expected, -expected}, new long[] {recv[2 * q], recv[2 * q + 1]},
+                            "rank " + rank + " round " + round + " from " + q);
+                }
+            }
+        });
+    }
+
+    @Test
+    void alltoallvUsesEachSendersLayoutAndRefusesAMismatchOnEveryRank() throws Exception {
+        // rank q sends q + p + 1 elements to rank p, laid out in reverse order of p in its send array
+        onRanks((rank, c) -> {
+            int[] sendCounts = new int[RANKS];
+            int[] sendDispls = new int[RANKS];
+            int at = 0;
+            for (int p = RANKS - 1; p >= 0; p--) {
+                sendCounts[p] = rank + p + 1;
+                sendDispls[p] = at;
+                at += sendCounts[p];
+            }
+            int[] recvCounts = new int[RANKS];
+            int[] recvDispls = new int[RANKS];
+            int total = 0;
+            for (int q = 0; q < RANKS; q++) {
+                recvCounts[q] = q + rank + 1;
+                recvDispls[q] = total;
+                total += recvCounts[q];
+            }
+            int[] send = new int[at];
+            int[] recv = new int[total + 1];
+            for (int round = 0; round < 100; round++) {
+                for (int p = 0; p < RANKS; p++) {
+                    for (int i = 0; i < sendCounts[p]; i++) {
+                        send[sendDispls[p] + i] = rank * 10_000 + p * 100 + i + round;
+                    }
+                }
+                c.alltoallv(send, 0, sendCounts, sendDispls, recv, 1, recvCounts, recvDispls);
+                for (int q = 0; q < RANKS; q++) {
+                    for (int i = 0; i < recvCounts[q]; i++) {
+                        assertEquals(q * 10_000 + rank * 100 + i + round, recv[1 + recvDispls[q] + i]);
+                    }
+                }
+            }
+            int[] wrong = recvCounts.clone();
+            wrong[0]++;
+            MpiException e = assertThrows(MpiException.class,
+                    () -> c.alltoallv(send, 0, sendCounts, sendDispls, recv, 1, wrong, recvDispls));
+            assertEquals("mpj: alltoallv: rank 0 sends " + recvCounts[0] + " elements to rank " + rank + ", which expects "
+                    + wrong[0], e.getMessage());
         });
     }
 
