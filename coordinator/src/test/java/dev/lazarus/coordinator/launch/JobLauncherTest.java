@@ -90,6 +90,26 @@ class JobLauncherTest {
         }
     }
 
+    /** MPJ's one JVM gets a C2 thread per rank thread, up to the cores, when it compiles with C2 alone. */
+    @Test
+    void mpjRanksGetACompilerThreadEachUpToTheCores() {
+        assertEquals(2, JobLauncher.mpjCompilerThreads(2, 2));
+        assertEquals(2, JobLauncher.mpjCompilerThreads(4, 2));
+        assertEquals(4, JobLauncher.mpjCompilerThreads(4, 4));
+        assertEquals(0, JobLauncher.mpjCompilerThreads(1, 2), "a core free: tiered, the JVM's default");
+        assertEquals(0, JobLauncher.mpjCompilerThreads(1, 1), "one rank: the JVM's default");
+        int cores = Runtime.getRuntime().availableProcessors();
+        int ranks = Math.max(2, cores);
+        List<String> mpj = launcher(environment()).plan(request(ranks, Backend.MPJ, null, List.of(), "npb.CG"))
+                .command();
+        String threads = "-XX:CICompilerCount=" + Math.min(ranks, cores);
+        assertTrue(mpj.indexOf(threads) > mpj.indexOf(JobLauncher.C2_ONLY), mpj.toString());
+        assertTrue(mpj.indexOf(threads) < mpj.indexOf("-Xmx1g"), "the user's options come after: " + mpj);
+        List<String> openMpi = launcher(environment()).plan(request(ranks, Backend.OPENMPI, null, List.of(),
+                "npb.CG")).command();
+        assertTrue(openMpi.stream().noneMatch(o -> o.startsWith("-XX:CICompilerCount")), openMpi.toString());
+    }
+
     @Test
     void openMpiPlanRunsRankMainUnderMpirunWithTheBackendAndApplications() {
         LaunchPlan plan = launcher(environment()).plan(request(3, Backend.OPENMPI, null, List.of(), "npb.CG"));

@@ -296,15 +296,6 @@ public abstract class AbstractComm implements Comm {
                                         Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls,
                                         ElementType type);
 
-    /** The number of elements a v-layout spans: the largest displacement plus its count. */
-    protected static int extent(int[] counts, int[] displs) {
-        int extent = 0;
-        for (int i = 0; i < counts.length; i++) {
-            extent = Math.max(extent, displs[i] + counts[i]);
-        }
-        return extent;
-    }
-
     // ---- validation -----------------------------------------------------------------------------------------------
 
     private static void checkBuffer(String op, Object buf, int offset, int count, ElementType type) {

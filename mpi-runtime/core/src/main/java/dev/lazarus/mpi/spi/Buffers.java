@@ -65,6 +65,15 @@ public final class Buffers {
         return copy;
     }
 
+    /** The number of elements a v-layout spans: the largest displacement plus its count. */
+    public static int extent(int[] counts, int[] displs) {
+        int extent = 0;
+        for (int i = 0; i < counts.length; i++) {
+            extent = Math.max(extent, displs[i] + counts[i]);
+        }
+        return extent;
+    }
+
     /** The value layout matching {@code type}, in native byte order. */
     public static ValueLayout layout(ElementType type) {
         return switch (type) {

@@ -222,14 +222,14 @@ final class MpjComm extends AbstractComm {
     @Override
     protected void doAllgather(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                                ElementType type) {
+        if (rankThreads != null) {
+            rankThreads.allgather(Buffers.unwrap(sendBuf, type), sendOffset, count, Buffers.unwrap(recvBuf, type),
+                    recvOffset, type);
+            return;
+        }
         Datatype dt = datatype(type);
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count, type, true, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, true, staging)) {
-            if (rankThreads != null) {
-                rankThreads.allgather(s.array(), s.offset(), count, r.array(), r.offset());
-                r.finish(count * size());
-                return;
-            }
             call("allgather", () -> {
                 comm.Allgather(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
                 return null;
@@ -245,14 +245,14 @@ final class MpjComm extends AbstractComm {
             Buffers.copy(sendBuf, sendOffset, recvBuf, recvOffset, count, type);
             return;
         }
+        if (rankThreads != null) {
+            rankThreads.alltoall(Buffers.unwrap(sendBuf, type), sendOffset, count, Buffers.unwrap(recvBuf, type),
+                    recvOffset, type);
+            return;
+        }
         Datatype dt = datatype(type);
         try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, count * size(), type, false, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, count * size(), type, false, staging)) {
-            if (rankThreads != null) {
-                rankThreads.alltoall(s.array(), s.offset(), count, r.array(), r.offset());
-                r.finish(count * size());
-                return;
-            }
             call("alltoall", () -> {
                 comm.Alltoall(s.array(), s.offset(), count, dt, r.array(), r.offset(), count, dt);
                 return null;
@@ -270,17 +270,16 @@ final class MpjComm extends AbstractComm {
                     recvCounts[0], type);
             return;
         }
-        int recvExtent = extent(recvCounts, recvDispls);
+        if (rankThreads != null) {
+            rankThreads.alltoallv(Buffers.unwrap(sendBuf, type), sendOffset, sendCounts, sendDispls,
+                    Buffers.unwrap(recvBuf, type), recvOffset, recvCounts, recvDispls, type);
+            return;
+        }
+        int recvExtent = Buffers.extent(recvCounts, recvDispls);
         Datatype dt = datatype(type);
-        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, extent(sendCounts, sendDispls), type,
+        try (ArrayTransfer s = ArrayTransfer.toSend(sendBuf, sendOffset, Buffers.extent(sendCounts, sendDispls), type,
                 false, staging);
              ArrayTransfer r = ArrayTransfer.toReceive(recvBuf, recvOffset, recvExtent, type, false, staging)) {
-            if (rankThreads != null) {
-                rankThreads.alltoallv(s.array(), s.offset(), sendCounts, sendDispls, r.array(), r.offset(),
-                        recvCounts, recvDispls);
-                r.finish(recvExtent);
-                return;
-            }
             call("alltoallv", () -> {
                 comm.Alltoallv(s.array(), s.offset(), sendCounts, sendDispls, dt,
                         r.array(), r.offset(), recvCounts, recvDispls, dt);

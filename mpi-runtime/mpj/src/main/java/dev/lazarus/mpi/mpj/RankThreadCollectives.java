@@ -1,8 +1,12 @@
 package dev.lazarus.mpi.mpj;
 
+import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiException;
 import dev.lazarus.mpi.ReduceOp;
+import dev.lazarus.mpi.spi.Buffers;
 import dev.lazarus.mpi.spi.Reductions;
+
+import java.lang.foreign.MemorySegment;
 
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -33,6 +37,9 @@ final class RankThreadCollectives {
     private final int rank;
     private final int size;
     /** [0] arrivals at the current barrier, [1] its generation. */
+    /** A thread that owns no segment: a segment it may access is not confined to one rank thread. */
+    private static final Thread NOT_AN_OWNER = new Thread(() -> { });
+
     private final AtomicIntegerArray barrier;
     private final AtomicReferenceArray<Object> arrays;
     private final AtomicIntegerArray offsets;
@@ -96,12 +103,17 @@ final class RankThreadCollectives {
         await(); // the others read this rank's send array until here
     }
 
-    /** Every rank's {@code count} elements, rank {@code p}'s at {@code recvOffset + p * count} of {@code recv}. */
-    void allgather(Object send, int sendOffset, int count, Object recv, int recvOffset) {
-        publish(send, sendOffset);
+    /**
+     * Every rank's {@code count} elements, rank {@code p}'s at {@code recvOffset + p * count} of {@code recv}. Here
+     * and in the all-to-alls, a buffer is a Java array or a memory segment (a heap object's, or any other: one
+     * confined to its rank's thread is copied for the others), offsets count elements of {@code type}, and no rank's
+     * receive buffer is another rank's send buffer.
+     */
+    void allgather(Object send, int sendOffset, int count, Object recv, int recvOffset, ElementType type) {
+        publishReadable(send, sendOffset, count, type);
         await();
         for (int p = 0; p < size; p++) {
-            System.arraycopy(arrays.get(p), offsets.get(p), recv, recvOffset + p * count, count);
+            copy(arrays.get(p), offsets.get(p), recv, recvOffset + p * count, count, type);
         }
         await();
     }
@@ -110,11 +122,11 @@ final class RankThreadCollectives {
      * Block {@code p} of every rank's send range ({@code count} elements at {@code sendOffset + p * count}) goes to
      * rank {@code p}, which receives rank {@code q}'s at {@code recvOffset + q * count}.
      */
-    void alltoall(Object send, int sendOffset, int count, Object recv, int recvOffset) {
-        publish(send, sendOffset);
+    void alltoall(Object send, int sendOffset, int count, Object recv, int recvOffset, ElementType type) {
+        publishReadable(send, sendOffset, count * size, type);
         await();
         for (int q = 0; q < size; q++) {
-            System.arraycopy(arrays.get(q), offsets.get(q) + rank * count, recv, recvOffset + q * count, count);
+            copy(arrays.get(q), offsets.get(q) + rank * count, recv, recvOffset + q * count, count, type);
         }
         await();
     }
@@ -128,8 +140,8 @@ final class RankThreadCollectives {
      *                      resumed run whose counts come from garbage rolls back
      */
     void alltoallv(Object send, int sendOffset, int[] sendCounts, int[] sendDispls, Object recv, int recvOffset,
-                   int[] recvCounts, int[] recvDispls) {
-        publish(send, sendOffset);
+                   int[] recvCounts, int[] recvDispls, ElementType type) {
+        publishReadable(send, sendOffset, Buffers.extent(sendCounts, sendDispls), type);
         layouts.set(2 * rank, sendCounts);
         layouts.set(2 * rank + 1, sendDispls);
         await();
@@ -141,12 +153,37 @@ final class RankThreadCollectives {
                         + ", which expects " + recvCounts[q];
                 continue;
             }
-            System.arraycopy(arrays.get(q), offsets.get(q) + layouts.get(2 * q + 1)[rank], recv,
-                    recvOffset + recvDispls[q], count);
+            copy(arrays.get(q), offsets.get(q) + layouts.get(2 * q + 1)[rank], recv, recvOffset + recvDispls[q],
+                    count, type);
         }
         await();
         if (mismatch != null) {
             throw new MpiException(mismatch);
+        }
+    }
+
+    /**
+     * Copies from another rank's buffer into this rank's, either of which may be a heap object's segment: heap
+     * objects are exchanged without staging them in Java arrays first, which for FT's transposes saved two of three
+     * copies of the whole grid (the heap's segments are mapped in a shared arena, so every rank thread may read them).
+     */
+    private static void copy(Object from, int fromOffset, Object into, int intoOffset, int count, ElementType type) {
+        if (from instanceof MemorySegment || into instanceof MemorySegment) {
+            Buffers.copy(from, fromOffset, into, intoOffset, count, type);
+        } else {
+            System.arraycopy(from, fromOffset, into, intoOffset, count);
+        }
+    }
+
+    /**
+     * Publishes a send buffer of {@code extent} elements from {@code offset} so that the other rank threads can read
+     * it: a segment confined to this thread (a user's {@code Arena.ofConfined()}) is published as a copy.
+     */
+    private void publishReadable(Object send, int offset, int extent, ElementType type) {
+        if (send instanceof MemorySegment segment && !segment.isAccessibleBy(NOT_AN_OWNER)) {
+            publish(Buffers.copyOf(segment, offset, extent, type), 0);
+        } else {
+            publish(send, offset);
         }
     }
 

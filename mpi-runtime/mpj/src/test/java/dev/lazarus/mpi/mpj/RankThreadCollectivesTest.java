@@ -1,9 +1,13 @@
 package dev.lazarus.mpi.mpj;
 
+import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiException;
 import dev.lazarus.mpi.ReduceOp;
 import org.junit.jupiter.api.Test;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -114,7 +118,7 @@ class RankThreadCollectivesTest {
                 for (int i = 0; i < 3; i++) {
                     send[1 + i] = rank * 1000 + round * 10 + i;
                 }
-                c.allgather(send, 1, 3, recv, 2);
+                c.allgather(send, 1, 3, recv, 2, ElementType.INT);
                 for (int p = 0; p < RANKS; p++) {
                     for (int i = 0; i < 3; i++) {
                         assertEquals(p * 1000 + round * 10 + i, recv[2 + p * 3 + i],
@@ -135,11 +139,78 @@ class RankThreadCollectivesTest {
                     send[1 + 2 * p] = rank * 100L + p * 10L + round * 1000L;
                     send[2 + 2 * p] = -send[1 + 2 * p];
                 }
-                c.alltoall(send, 1, 2, recv, 0);
+                c.alltoall(send, 1, 2, recv, 0, ElementType.LONG);
                 for (int q = 0; q < RANKS; q++) {
                     long expected = q * 100L + rank * 10L + round * 1000L;
                     assertArrayEquals(new long[] {expected, -expected}, new long[] {recv[2 * q], recv[2 * q + 1]},
                             "rank " + rank + " round " + round + " from " + q);
+                }
+            }
+        });
+    }
+
+    @Test
+    void heapSegmentsAndArraysMixInOneAlltoall() throws Exception {
+        // Even ranks send from a mapped-style native segment, odd ranks receive into one: no staging either way.
+        try (Arena arena = Arena.ofShared()) {
+            onRanks((rank, c) -> {
+                int count = 1000;
+                double[] sendArray = new double[2 + count * RANKS];
+                MemorySegment sendSegment = arena.allocate(8L * sendArray.length, 8);
+                double[] recvArray = new double[count * RANKS + 3];
+                MemorySegment recvSegment = arena.allocate(8L * recvArray.length, 8);
+                Object send = rank % 2 == 0 ? sendSegment : sendArray;
+                Object recv = rank % 2 == 1 ? recvSegment : recvArray;
+                for (int round = 0; round < 50; round++) {
+                    for (int p = 0; p < RANKS; p++) {
+                        for (int i = 0; i < count; i++) {
+                            double v = value(rank, round, p * count + i);
+                            sendArray[2 + p * count + i] = v;
+                            sendSegment.setAtIndex(ValueLayout.JAVA_DOUBLE, 2 + p * count + i, v);
+                        }
+                    }
+                    c.alltoall(send, 2, count, recv, 3, ElementType.DOUBLE);
+                    for (int q = 0; q < RANKS; q++) {
+                        for (int i = 0; i < count; i++) {
+                            double got = recv == recvSegment
+                                    ? recvSegment.getAtIndex(ValueLayout.JAVA_DOUBLE, 3 + q * count + i)
+                                    : recvArray[3 + q * count + i];
+                            assertEquals(value(q, round, rank * count + i), got,
+                                    "rank " + rank + " round " + round + " from " + q + " element " + i);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    @Test
+    void aSegmentConfinedToItsRankThreadIsReadableByTheOthers() throws Exception {
+        // Each rank sends from a segment of its own confined arena, which no other thread may touch.
+        onRanks((rank, c) -> {
+            try (Arena own = Arena.ofConfined()) {
+                MemorySegment send = own.allocate(4L * (1 + RANKS), 4);
+                int[] gathered = new int[RANKS];
+                int[] swapped = new int[RANKS];
+                int[] counts = new int[RANKS];
+                int[] displs = new int[RANKS];
+                java.util.Arrays.fill(counts, 1);
+                for (int p = 0; p < RANKS; p++) {
+                    displs[p] = p;
+                }
+                for (int round = 0; round < 20; round++) {
+                    for (int p = 0; p < RANKS; p++) {
+                        send.setAtIndex(ValueLayout.JAVA_INT, 1 + p, rank * 100 + p * 10 + round);
+                    }
+                    c.allgather(send, 1, 1, gathered, 0, ElementType.INT);
+                    c.alltoall(send, 1, 1, swapped, 0, ElementType.INT);
+                    int[] viaV = new int[RANKS];
+                    c.alltoallv(send, 1, counts, displs, viaV, 0, counts, displs, ElementType.INT);
+                    for (int q = 0; q < RANKS; q++) {
+                        assertEquals(q * 100 + round, gathered[q], "allgather from " + q);
+                        assertEquals(q * 100 + rank * 10 + round, swapped[q], "alltoall from " + q);
+                        assertEquals(swapped[q], viaV[q], "alltoallv from " + q);
+                    }
                 }
             }
         });
@@ -173,7 +244,8 @@ class RankThreadCollectivesTest {
                         send[sendDispls[p] + i] = rank * 10_000 + p * 100 + i + round;
                     }
                 }
-                c.alltoallv(send, 0, sendCounts, sendDispls, recv, 1, recvCounts, recvDispls);
+                c.alltoallv(send, 0, sendCounts, sendDispls, recv, 1, recvCounts, recvDispls,
+                        ElementType.INT);
                 for (int q = 0; q < RANKS; q++) {
                     for (int i = 0; i < recvCounts[q]; i++) {
                         assertEquals(q * 10_000 + rank * 100 + i + round, recv[1 + recvDispls[q] + i]);
@@ -183,9 +255,10 @@ class RankThreadCollectivesTest {
             int[] wrong = recvCounts.clone();
             wrong[0]++;
             MpiException e = assertThrows(MpiException.class,
-                    () -> c.alltoallv(send, 0, sendCounts, sendDispls, recv, 1, wrong, recvDispls));
-            assertEquals("mpj: alltoallv: rank 0 sends " + recvCounts[0] + " elements to rank " + rank + ", which expects "
-                    + wrong[0], e.getMessage());
+                    () -> c.alltoallv(send, 0, sendCounts, sendDispls, recv, 1, wrong, recvDispls,
+                            ElementType.INT));
+            assertEquals("mpj: alltoallv: rank 0 sends " + recvCounts[0] + " elements to rank " + rank
+                    + ", which expects " + wrong[0], e.getMessage());
         });
     }
 

@@ -4,6 +4,7 @@ import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.MpiException;
 import dev.lazarus.mpi.ReduceOp;
 import dev.lazarus.mpi.spi.AbstractComm;
+import dev.lazarus.mpi.spi.Buffers;
 import dev.lazarus.mpi.spi.PendingOperation;
 import mpi.Datatype;
 import mpi.Intracomm;
@@ -245,8 +246,8 @@ final class OpenMpiComm extends AbstractComm {
     protected void doAlltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls,
                                Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls,
                                ElementType type) {
-        Transfer s = Transfer.toSend(sendBuf, sendOffset, extent(sendCounts, sendDispls), type, true);
-        int recvExtent = extent(recvCounts, recvDispls);
+        Transfer s = Transfer.toSend(sendBuf, sendOffset, Buffers.extent(sendCounts, sendDispls), type, true);
+        int recvExtent = Buffers.extent(recvCounts, recvDispls);
         Transfer r = Transfer.toReceive(recvBuf, recvOffset, recvExtent, type, true);
         Datatype dt = datatype(type);
         call("alltoallv", () -> {
