@@ -7,7 +7,6 @@ import dev.lazarus.mpi.spi.Buffers;
 import dev.lazarus.mpi.spi.Reductions;
 
 import java.lang.foreign.MemorySegment;
-
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -34,12 +33,12 @@ final class RankThreadCollectives {
     /** One park while waiting after that. */
     private static final long PARK_NANOS = 20_000;
 
-    private final int rank;
-    private final int size;
-    /** [0] arrivals at the current barrier, [1] its generation. */
     /** A thread that owns no segment: a segment it may access is not confined to one rank thread. */
     private static final Thread NOT_AN_OWNER = new Thread(() -> { });
 
+    private final int rank;
+    private final int size;
+    /** [0] arrivals at the current barrier, [1] its generation. */
     private final AtomicIntegerArray barrier;
     private final AtomicReferenceArray<Object> arrays;
     private final AtomicIntegerArray offsets;
