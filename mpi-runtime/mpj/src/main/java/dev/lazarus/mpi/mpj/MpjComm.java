@@ -239,6 +239,15 @@ final class MpjComm extends AbstractComm {
     }
 
     @Override
+    protected void doAllgatherInPlace(Object buf, int offset, int count, ElementType type) {
+        if (rankThreads != null) {
+            rankThreads.allgatherInPlace(Buffers.unwrap(buf, type), offset, count, type);
+        } else {
+            super.doAllgatherInPlace(buf, offset, count, type);
+        }
+    }
+
+    @Override
     protected void doAlltoall(Object sendBuf, int sendOffset, int count, Object recvBuf, int recvOffset,
                               ElementType type) {
         if (size() == 1) { // a copy, as in copyToSelf

@@ -118,6 +118,23 @@ final class RankThreadCollectives {
     }
 
     /**
+     * {@link #allgather} with each rank's block already in place, at {@code offset + rank * count} of its buffer
+     * (MPI's {@code MPI_IN_PLACE}): no copy of the block is made to send it. Rank {@code q}'s block {@code q} is only
+     * read by the others, and it writes only the other blocks of its buffer, so the ranks never touch the same
+     * elements (CG gathers its direction vector so, once per step).
+     */
+    void allgatherInPlace(Object buf, int offset, int count, ElementType type) {
+        publishReadable(buf, offset + rank * count, count, type);
+        await();
+        for (int p = 0; p < size; p++) {
+            if (p != rank) {
+                copy(arrays.get(p), offsets.get(p), buf, offset + p * count, count, type);
+            }
+        }
+        await();
+    }
+
+    /**
      * Block {@code p} of every rank's send range ({@code count} elements at {@code sendOffset + p * count}) goes to
      * rank {@code p}, which receives rank {@code q}'s at {@code recvOffset + q * count}.
      */

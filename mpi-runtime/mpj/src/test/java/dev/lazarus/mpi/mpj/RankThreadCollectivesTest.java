@@ -130,6 +130,37 @@ class RankThreadCollectivesTest {
     }
 
     @Test
+    void inPlaceAllgatherFillsTheOtherBlocksAndLeavesOwnAlone() throws Exception {
+        // Odd ranks gather into a shared native segment, even ranks into an array, 1000 elements per block.
+        try (Arena arena = Arena.ofShared()) {
+            onRanks((rank, c) -> {
+                int count = 1000;
+                double[] array = new double[2 + count * RANKS];
+                MemorySegment segment = arena.allocate(8L * array.length, 8);
+                boolean inSegment = rank % 2 == 1;
+                for (int round = 0; round < ROUNDS; round++) {
+                    for (int i = 0; i < count; i++) {
+                        double v = value(rank, round, i);
+                        if (inSegment) {
+                            segment.setAtIndex(ValueLayout.JAVA_DOUBLE, 2 + rank * count + i, v);
+                        } else {
+                            array[2 + rank * count + i] = v;
+                        }
+                    }
+                    c.allgatherInPlace(inSegment ? segment : array, 2, count, ElementType.DOUBLE);
+                    for (int p = 0; p < RANKS; p++) {
+                        for (int i = 0; i < count; i += 97) {
+                            double got = inSegment ? segment.getAtIndex(ValueLayout.JAVA_DOUBLE, 2 + p * count + i)
+                                    : array[2 + p * count + i];
+                            assertEquals(value(p, round, i), got, "rank " + rank + " round " + round + " from " + p);
+                        }
+                    }
+                }
+            });
+        }
+    }
+
+    @Test
     void alltoallSendsBlockPToRankP() throws Exception {
         onRanks((rank, c) -> {
             long[] send = new long[1 + 2 * RANKS];
