@@ -114,7 +114,9 @@ public final class JobLauncher {
                 layout.moduleClasspath(layout.applicationsModule()),
                 layout.moduleClasspath(layout.backendModule(request.backend()))));
         boolean ranksBeat = checkApplication(request.application(), classpath);
-        RankJvmCheck.check(javaHome.resolve("bin/java"), RANK_JVM_FLAGS, request.jvmOptions());
+        List<String> flags = new ArrayList<>(RANK_JVM_FLAGS);
+        flags.addAll(jitFlags(request, Runtime.getRuntime().availableProcessors()));
+        RankJvmCheck.check(javaHome.resolve("bin/java"), flags, request.jvmOptions());
         String joined = classpath.stream().map(Path::toString).collect(Collectors.joining(":"));
         return (request.backend() == Backend.OPENMPI ? openMpiPlan(request, joined) : mpjPlan(request, joined))
                 .withRanksBeat(ranksBeat);
@@ -358,8 +360,7 @@ public final class JobLauncher {
         // first on its class path (so any class file there would shadow ours) and editing the first argument that
         // contains "cp". Started by env, a rank's JVM gets exactly this command line.
         command.addAll(List.of(ENV_PROGRAM, javaHome.resolve("bin/java").toString()));
-        boolean everyCoreBusy = request.hostsFile() == null && everyCoreBusy(request.ranks(), cores);
-        command.addAll(rankJvmOptions(request, "-Djava.library.path=" + openMpiLibDir(), everyCoreBusy, 0));
+        command.addAll(rankJvmOptions(request, "-Djava.library.path=" + openMpiLibDir(), cores));
         command.addAll(List.of("-cp", classpath, RankMain.class.getName(), request.application()));
         command.addAll(request.arguments());
         return new LaunchPlan(request, command, Map.of());
@@ -430,9 +431,7 @@ public final class JobLauncher {
                 mpjHome.resolve("lib/starter.jar").toString(), "-np", Integer.toString(request.ranks()),
                 "-dev", "multicore", "-cp", classpath));
         // MPJ's starter passes unknown options on to the JVM that runs the ranks (all of them, as threads).
-        int cores = Runtime.getRuntime().availableProcessors();
-        command.addAll(rankJvmOptions(request, null, everyCoreBusy(request.ranks(), cores),
-                mpjCompilerThreads(request.ranks(), cores)));
+        command.addAll(rankJvmOptions(request, null, Runtime.getRuntime().availableProcessors()));
         command.addAll(List.of(RankMain.class.getName(), request.application()));
         command.addAll(request.arguments());
         Map<String, String> env = new HashMap<>();
@@ -460,15 +459,28 @@ public final class JobLauncher {
             // Recovering a map after a crash is exactly what the object directory is for; Chronicle warns every time.
             "-Dorg.slf4j.simpleLogger.log.net.openhft.chronicle.map.ChronicleMapBuilder=error");
 
-    private static List<String> rankJvmOptions(LaunchRequest request, String libraryPath, boolean everyCoreBusy,
-                                               int compilerThreads) {
-        List<String> options = new ArrayList<>(RANK_JVM_FLAGS);
-        if (everyCoreBusy) {
-            options.add(C2_ONLY);
+    /**
+     * The JIT options the launcher gives the request's rank JVMs on {@code cores} cores: {@link #C2_ONLY} when the
+     * ranks leave no core free (Open MPI: without a host file, whose hosts may have other core counts), and for MPJ
+     * its compiler threads ({@link #mpjCompilerThreads}). The user's options are checked together with them, since
+     * some are valid only so (a single compiler thread is, with C2 alone).
+     */
+    static List<String> jitFlags(LaunchRequest request, int cores) {
+        List<String> flags = new ArrayList<>();
+        boolean mpj = request.backend() == Backend.MPJ;
+        if ((mpj || request.hostsFile() == null) && everyCoreBusy(request.ranks(), cores)) {
+            flags.add(C2_ONLY);
         }
+        int compilerThreads = mpj ? mpjCompilerThreads(request.ranks(), cores) : 0;
         if (compilerThreads > 0) {
-            options.add("-XX:CICompilerCount=" + compilerThreads);
+            flags.add("-XX:CICompilerCount=" + compilerThreads);
         }
+        return flags;
+    }
+
+    private static List<String> rankJvmOptions(LaunchRequest request, String libraryPath, int cores) {
+        List<String> options = new ArrayList<>(RANK_JVM_FLAGS);
+        options.addAll(jitFlags(request, cores));
         if (libraryPath != null) {
             options.add(libraryPath);
         }

@@ -110,6 +110,28 @@ class JobLauncherTest {
         assertTrue(openMpi.stream().noneMatch(o -> o.startsWith("-XX:CICompilerCount")), openMpi.toString());
     }
 
+    /** The user's JIT options are checked together with the launcher's, not alone. */
+    @Test
+    void jvmOptionsAreCheckedWithTheLaunchersJitFlags() {
+        assertEquals(List.of(JobLauncher.C2_ONLY, "-XX:CICompilerCount=2"),
+                JobLauncher.jitFlags(request(2, Backend.MPJ, null, List.of(), "npb.CG"), 2));
+        assertEquals(List.of(JobLauncher.C2_ONLY),
+                JobLauncher.jitFlags(request(2, Backend.OPENMPI, null, List.of(), "npb.CG"), 2));
+        assertEquals(List.of(), JobLauncher.jitFlags(request(2, Backend.OPENMPI, Path.of("hosts"), List.of(),
+                "npb.CG"), 2), "other hosts may have other core counts");
+        assertEquals(List.of(), JobLauncher.jitFlags(request(1, Backend.MPJ, null, List.of(), "npb.CG"), 2));
+        int cores = Runtime.getRuntime().availableProcessors();
+        // One compiler thread is valid with C2 alone only (tiered compilation needs two), so checked alone it failed.
+        LaunchRequest oneThread = new LaunchRequest(Math.max(2, cores), Backend.MPJ, null, null, null, List.of(),
+                List.of("-XX:CICompilerCount=1"), "npb.CG", List.of("--class", "S"), null);
+        List<String> command = launcher(environment()).plan(oneThread).command();
+        assertTrue(command.indexOf("-XX:CICompilerCount=1") > command.indexOf(JobLauncher.C2_ONLY), command.toString());
+        LaunchRequest bad = new LaunchRequest(2, Backend.MPJ, null, null, null, List.of(),
+                List.of("-XX:CICompilerCount=0"), "npb.CG", List.of("--class", "S"), null);
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> launcher(environment()).plan(bad)).getMessage()
+                .startsWith("--jvm-opt -XX:CICompilerCount=0: the rank JVM does not start: "));
+    }
+
     @Test
     void openMpiPlanRunsRankMainUnderMpirunWithTheBackendAndApplications() {
         LaunchPlan plan = launcher(environment()).plan(request(3, Backend.OPENMPI, null, List.of(), "npb.CG"));
