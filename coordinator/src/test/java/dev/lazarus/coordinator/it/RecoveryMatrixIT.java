@@ -28,8 +28,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The recovery matrix with real processes: an application at class A on two ranks, checkpointed to L1 and L3, has a
  * rank SIGKILLed once two versions are on both levels; the relaunch (the same {@code ./lazarus run}) goes through
  * one recovery path and must end verified, from the path its log names, restoring at least the newest version every
- * rank had reached (or, on a rollback, starting over where the coordinator's estimate says that is cheaper). CI runs the cells of {@link #ciCells}; {@code -Dlazarus.matrix=full} (what
- * {@code scripts/recovery-matrix} sets) runs every application x every path x both backends.
+ * rank had reached (or, on a rollback, starting over where the coordinator's estimate says that is cheaper). CI runs
+ * the cells of {@link #ciCells}; {@code -Dlazarus.matrix=full} (what {@code scripts/recovery-matrix} sets) runs every
+ * application x every path x both backends.
  */
 class RecoveryMatrixIT {
     private static final String SUCCESS = "Verification    =               SUCCESSFUL";
