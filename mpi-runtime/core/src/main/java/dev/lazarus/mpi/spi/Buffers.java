@@ -52,10 +52,17 @@ public final class Buffers {
         return buffer;
     }
 
-    /** Copies {@code count} elements from {@code src[srcOffset..]} to {@code dst[dstOffset..]} (elements). */
+    /**
+     * Copies {@code count} elements from {@code src[srcOffset..]} to {@code dst[dstOffset..]} (elements). Two Java
+     * arrays are copied by {@code System.arraycopy}, without wrapping each in a segment first.
+     */
     public static void copy(Object src, int srcOffset, Object dst, int dstOffset, int count, ElementType type) {
-        MemorySegment.copy(asSegment(src), type.bytes(srcOffset), asSegment(dst), type.bytes(dstOffset),
-                type.bytes(count));
+        if (src instanceof MemorySegment || dst instanceof MemorySegment) {
+            MemorySegment.copy(asSegment(src), type.bytes(srcOffset), asSegment(dst), type.bytes(dstOffset),
+                    type.bytes(count));
+        } else {
+            System.arraycopy(src, srcOffset, dst, dstOffset, count);
+        }
     }
 
     /** A new Java array holding a copy of {@code count} elements of {@code src} from {@code offset}. */

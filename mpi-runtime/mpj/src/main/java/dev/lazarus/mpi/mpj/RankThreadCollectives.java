@@ -23,6 +23,9 @@ import java.util.concurrent.locks.LockSupport;
  * in the system properties under a per-job key, so every rank thread finds the same objects whichever class loader
  * loaded this class (MPJ gives each rank thread a loader of its own).
  *
+ * <p>Heap objects are exchanged where they are mapped (the heap's arenas are shared, so every rank thread may read
+ * them), not staged in Java arrays first: for FT's transposes that saved two of three copies of the whole grid.
+ *
  * <p>Reductions fold in rank order ({@code ((x0 op x1) op x2) ...}), so every rank gets the same bits in every run.
  * A waiting rank spins for {@link #SPIN_NANOS}, then parks in short steps: two ranks on two cores then meet within
  * a microsecond, and an oversubscribed node does not burn a core per waiting rank for long.
@@ -112,7 +115,7 @@ final class RankThreadCollectives {
         publishReadable(send, sendOffset, count, type);
         await();
         for (int p = 0; p < size; p++) {
-            copy(arrays.get(p), offsets.get(p), recv, recvOffset + p * count, count, type);
+            Buffers.copy(arrays.get(p), offsets.get(p), recv, recvOffset + p * count, count, type);
         }
         await();
     }
@@ -128,7 +131,7 @@ final class RankThreadCollectives {
         await();
         for (int p = 0; p < size; p++) {
             if (p != rank) {
-                copy(arrays.get(p), offsets.get(p), buf, offset + p * count, count, type);
+                Buffers.copy(arrays.get(p), offsets.get(p), buf, offset + p * count, count, type);
             }
         }
         await();
@@ -142,7 +145,7 @@ final class RankThreadCollectives {
         publishReadable(send, sendOffset, count * size, type);
         await();
         for (int q = 0; q < size; q++) {
-            copy(arrays.get(q), offsets.get(q) + rank * count, recv, recvOffset + q * count, count, type);
+            Buffers.copy(arrays.get(q), offsets.get(q) + rank * count, recv, recvOffset + q * count, count, type);
         }
         await();
     }
@@ -169,25 +172,12 @@ final class RankThreadCollectives {
                         + ", which expects " + recvCounts[q];
                 continue;
             }
-            copy(arrays.get(q), offsets.get(q) + layouts.get(2 * q + 1)[rank], recv, recvOffset + recvDispls[q],
-                    count, type);
+            Buffers.copy(arrays.get(q), offsets.get(q) + layouts.get(2 * q + 1)[rank], recv,
+                    recvOffset + recvDispls[q], count, type);
         }
         await();
         if (mismatch != null) {
             throw new MpiException(mismatch);
-        }
-    }
-
-    /**
-     * Copies from another rank's buffer into this rank's, either of which may be a heap object's segment: heap
-     * objects are exchanged without staging them in Java arrays first, which for FT's transposes saved two of three
-     * copies of the whole grid (the heap's segments are mapped in a shared arena, so every rank thread may read them).
-     */
-    private static void copy(Object from, int fromOffset, Object into, int intoOffset, int count, ElementType type) {
-        if (from instanceof MemorySegment || into instanceof MemorySegment) {
-            Buffers.copy(from, fromOffset, into, intoOffset, count, type);
-        } else {
-            System.arraycopy(from, fromOffset, into, intoOffset, count);
         }
     }
 
