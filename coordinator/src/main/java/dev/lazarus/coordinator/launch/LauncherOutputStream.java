@@ -4,9 +4,9 @@ import java.io.InputStream;
 import java.io.PrintStream;
 
 /**
- * Copies MPJ's launcher's standard output to the user's line by line, without the rank JVMs' start-up notice
- * ({@link RankJvmNotice}): {@code mpjrun} forwards the rank JVM's standard error there, so the notice would reach the
- * terminal otherwise. Open MPI's mpirun keeps the streams apart, and its standard output stays inherited.
+ * Copies the standard output of MPJ's ranks' JVM to the launcher's {@code out} (the command line's, which tests
+ * replace) line by line, without the rank JVMs' start-up notice ({@link RankJvmNotice}). Open MPI's mpirun's standard
+ * output stays inherited.
  */
 final class LauncherOutputStream {
     private final Thread pump;

@@ -5,6 +5,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import dev.lazarus.coordinator.it.HookProbeApp;
 import dev.lazarus.mpi.launch.ProcFiles;
+import dev.lazarus.mpi.launch.RankMain;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -158,15 +159,34 @@ class JobLauncherTest {
                 HookProbeApp.class.getName())).ranksBeat(), "a plain MPI application's do not");
     }
 
+    /**
+     * MPJ's ranks run in our JDK's JVM, started by the launcher with MPJ's starter as its main class: the runtime and
+     * the bundled applications on the JVM's class path (shared by the rank threads), the user's entries and the MPJ
+     * backend on each rank's.
+     */
     @Test
-    void mpjPlanUsesTheStarterWithOurJdkFirstOnPath() {
-        LaunchPlan plan = launcher(environment()).plan(request(2, Backend.MPJ, null, List.of(), "npb.IS"));
-        assertTrue(plan.command().get(2).endsWith("lib/starter.jar"), plan.command().toString());
-        assertTrue(plan.command().containsAll(List.of("-dev", "multicore")));
-        assertTrue(plan.environment().get("PATH").startsWith(JAVA_HOME.resolve("bin").toString()));
-        String classpath = classpathOf(plan.command());
-        assertTrue(classpath.contains("lazarus-mpi-mpj-"), classpath);
-        assertFalse(classpath.contains("mpj-0.44.jar"), "MPJ's starter supplies its own jars: " + classpath);
+    void mpjPlanSharesTheBundledClassesAndLoadsTheUsersAndTheBackendPerRank(@TempDir Path userClasses) {
+        LaunchPlan plan = launcher(environment()).plan(request(2, Backend.MPJ, null, List.of(userClasses), "npb.IS"));
+        List<String> command = plan.command();
+        assertEquals(JAVA_HOME.resolve("bin/java").toString(), command.getFirst());
+        assertEquals(environment().get("MPJ_HOME"), plan.environment().get("MPJ_HOME"));
+        Path mpjLib = Path.of(environment().get("MPJ_HOME"), "lib");
+        List<String> shared = List.of(classpathOf(command).split(":"));
+        assertEquals(mpjLib.resolve("smpdev.jar").toString(), shared.getFirst(), shared.toString());
+        assertTrue(shared.stream().anyMatch(e -> e.contains("lazarus-npb-java-")), shared.toString());
+        assertTrue(shared.stream().anyMatch(e -> e.contains("lazarus-mpi-runtime-")), shared.toString());
+        assertFalse(shared.stream().anyMatch(e -> e.contains("lazarus-mpi-mpj-")), "per rank: " + shared);
+        assertFalse(shared.contains(userClasses.toString()), "the user's classes are per rank: " + shared);
+        int main = command.indexOf(MpjMulticore.MAIN_CLASS);
+        assertTrue(main > command.indexOf("-Xmx1g"), "the JVM's options come first: " + command);
+        assertEquals(List.of(mpjLib.toString(), "2", "smpdev", "useLocalLoader"),
+                command.subList(main + 1, main + 5));
+        List<String> perRank = List.of(command.get(main + 5).split(":"));
+        assertEquals(2, perRank.size(), perRank.toString());
+        assertEquals(userClasses.toString(), perRank.getFirst());
+        assertTrue(perRank.getLast().contains("lazarus-mpi-mpj-"), perRank.toString());
+        assertEquals(List.of(RankMain.class.getName(), "npb.IS", "--class", "S"),
+                command.subList(main + 6, command.size()));
     }
 
     @Test

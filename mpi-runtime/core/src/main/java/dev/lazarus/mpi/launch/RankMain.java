@@ -34,7 +34,7 @@ public final class RankMain {
 
     public static void main(String[] args) {
         ParentWatch.start();
-        CommProvider provider = CommProvider.load(RankMain.class.getClassLoader());
+        CommProvider provider = CommProvider.load(rankClassLoader());
         CommProvider.Started started = provider.start(args);
         Comm comm = started.comm();
         recordStarted(comm.rank());
@@ -45,12 +45,23 @@ public final class RankMain {
         provider.exit(status);
     }
 
+    /**
+     * Where this rank's backend and application are found: the thread's context class loader. Under MPJ multicore
+     * the rank threads share this class (the launcher puts the runtime on the JVM's class path), while the backend
+     * and the user's {@code --classpath} are on each rank thread's own loader, which MPJ sets as its context loader.
+     * Elsewhere the context loader is the one that loaded this class.
+     */
+    static ClassLoader rankClassLoader() {
+        ClassLoader context = Thread.currentThread().getContextClassLoader();
+        return context != null ? context : RankMain.class.getClassLoader();
+    }
+
     private static int runApplication(Comm comm, String[] args) {
         try {
             if (args.length == 0) {
                 throw new IllegalArgumentException("usage: RankMain APP [APP ARGS]");
             }
-            MpiApplication app = new ApplicationCatalog(RankMain.class.getClassLoader()).resolve(args[0]);
+            MpiApplication app = new ApplicationCatalog(rankClassLoader()).resolve(args[0]);
             return app.run(comm, Arrays.copyOfRange(args, 1, args.length));
         } catch (IllegalArgumentException e) {
             // Every rank parses the same arguments, so every rank gets here; rank 0 speaks for all.
