@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 
 /**
  * {@code lazarus campaign}: an EasyCrash crash-test campaign (the paper's §5.3 steps 1-4) on one rank in a tracing
@@ -78,9 +77,8 @@ final class CampaignCommand implements Callable<Integer> {
         Path out = output == null ? Path.of("campaign", application) : output;
         DirectoryCheck.creatable("--out", out);
         InstallLayout layout = cli.layout();
-        String classpath = InstallLayout.union(List.of(layout.moduleClasspath(layout.recoveryModule()),
-                layout.moduleClasspath(layout.applicationsModule()))).stream().map(Path::toString)
-                .collect(Collectors.joining(":"));
+        String classpath = InstallLayout.classPath(InstallLayout.union(List.of(
+                layout.moduleClasspath(layout.recoveryModule()), layout.moduleClasspath(layout.applicationsModule()))));
         List<String> command = new ArrayList<>(List.of(cli.javaHome().resolve("bin/java").toString()));
         command.addAll(JobLauncher.RANK_JVM_FLAGS);
         command.addAll(List.of("-Dlazarus.easycrash.trace=true", "-cp", classpath,

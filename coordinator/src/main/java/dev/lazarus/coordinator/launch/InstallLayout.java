@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -71,11 +72,23 @@ public final class InstallLayout {
         Map<String, Path> byName = new LinkedHashMap<>();
         for (List<Path> part : parts) {
             for (Path jar : part) {
-                String key = Files.isDirectory(jar) ? jar.toString() : jar.getFileName().toString();
-                byName.putIfAbsent(key, jar);
+                byName.putIfAbsent(entryName(jar), jar);
             }
         }
         return List.copyOf(byName.values());
+    }
+
+    /**
+     * What identifies a class path entry across modules: a jar's file name (the same artifact and version wherever
+     * it was copied), a directory's whole path.
+     */
+    static String entryName(Path entry) {
+        return Files.isDirectory(entry) ? entry.toString() : entry.getFileName().toString();
+    }
+
+    /** {@code entries} as a {@code -cp} argument. */
+    public static String classPath(List<Path> entries) {
+        return entries.stream().map(Path::toString).collect(Collectors.joining(":"));
     }
 
     private static Stream<Path> listJars(Path dir) {

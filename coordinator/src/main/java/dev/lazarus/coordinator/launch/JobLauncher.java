@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -117,7 +116,7 @@ public final class JobLauncher {
         flags.addAll(jitFlags(request, Runtime.getRuntime().availableProcessors()));
         RankJvmCheck.check(javaHome.resolve("bin/java"), flags, request.jvmOptions());
         LaunchPlan plan = request.backend() == Backend.OPENMPI
-                ? openMpiPlan(request, classpath.stream().map(Path::toString).collect(Collectors.joining(":")))
+                ? openMpiPlan(request, InstallLayout.classPath(classpath))
                 : mpjPlan(request, MpjMulticore.split(classpath, bundled));
         return plan.withRanksBeat(ranksBeat);
     }
@@ -378,8 +377,7 @@ public final class JobLauncher {
                 "-XX:+UseSerialGC"));
         command.addAll(HAZELCAST_MODULE_ACCESS);
         plan.request().jvmOptions().stream().filter(o -> o.startsWith("-Dlazarus.")).forEach(command::add);
-        String classpath = layout.moduleClasspath(layout.nodeDaemonModule()).stream().map(Path::toString)
-                .collect(Collectors.joining(":"));
+        String classpath = InstallLayout.classPath(layout.moduleClasspath(layout.nodeDaemonModule()));
         command.addAll(List.of("-cp", classpath, NodeDaemonMain.class.getName(), "--job", job, "--secret",
                 secret.toAbsolutePath().toString()));
         command.addAll(daemonArguments);

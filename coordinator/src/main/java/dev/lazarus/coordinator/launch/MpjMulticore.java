@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * The JVM that runs MPJ Express 0.44's multicore device: every rank is a thread of it, and MPJ gives each rank
@@ -50,11 +49,11 @@ final class MpjMulticore {
     static ClassPaths split(List<Path> classpath, List<Path> bundled) {
         Set<String> bundledNames = new HashSet<>();
         for (Path jar : bundled) {
-            bundledNames.add(nameOf(jar));
+            bundledNames.add(InstallLayout.entryName(jar));
         }
         List<Path> perRank = new ArrayList<>();
         for (Path entry : classpath) {
-            if (!bundledNames.contains(nameOf(entry))) {
+            if (!bundledNames.contains(InstallLayout.entryName(entry))) {
                 perRank.add(entry);
             }
         }
@@ -91,10 +90,10 @@ final class MpjMulticore {
             system.add(mpjHome.resolve("lib").resolve(jar));
         }
         system.addAll(classPaths.shared());
-        List<String> command = new ArrayList<>(List.of(java.toString(), "-cp", join(system)));
+        List<String> command = new ArrayList<>(List.of(java.toString(), "-cp", InstallLayout.classPath(system)));
         command.addAll(jvmOptions);
         command.addAll(List.of(MAIN_CLASS, mpjHome.resolve("lib").toString(), Integer.toString(ranks), "smpdev",
-                "useLocalLoader", join(classPaths.perRank())));
+                "useLocalLoader", InstallLayout.classPath(classPaths.perRank())));
         command.addAll(main);
         return command;
     }
@@ -103,13 +102,5 @@ final class MpjMulticore {
         List<String> all = new ArrayList<>(STARTER_JARS);
         all.addAll(RANK_JARS);
         return all;
-    }
-
-    private static String nameOf(Path entry) {
-        return Files.isDirectory(entry) ? entry.toString() : entry.getFileName().toString();
-    }
-
-    private static String join(List<Path> entries) {
-        return entries.stream().map(Path::toString).collect(Collectors.joining(":"));
     }
 }

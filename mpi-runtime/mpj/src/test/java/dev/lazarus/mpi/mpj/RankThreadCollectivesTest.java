@@ -135,24 +135,17 @@ class RankThreadCollectivesTest {
         try (Arena arena = Arena.ofShared()) {
             onRanks((rank, c) -> {
                 int count = 1000;
-                double[] array = new double[2 + count * RANKS];
-                MemorySegment segment = arena.allocate(8L * array.length, 8);
-                boolean inSegment = rank % 2 == 1;
+                int length = 2 + count * RANKS;
+                Object buf = rank % 2 == 1 ? arena.allocate(8L * length, 8) : new double[length];
                 for (int round = 0; round < ROUNDS; round++) {
                     for (int i = 0; i < count; i++) {
-                        double v = value(rank, round, i);
-                        if (inSegment) {
-                            segment.setAtIndex(ValueLayout.JAVA_DOUBLE, 2 + rank * count + i, v);
-                        } else {
-                            array[2 + rank * count + i] = v;
-                        }
+                        setDoubleAt(buf, 2 + rank * count + i, value(rank, round, i));
                     }
-                    c.allgatherInPlace(inSegment ? segment : array, 2, count, ElementType.DOUBLE);
+                    c.allgatherInPlace(buf, 2, count, ElementType.DOUBLE);
                     for (int p = 0; p < RANKS; p++) {
                         for (int i = 0; i < count; i += 97) {
-                            double got = inSegment ? segment.getAtIndex(ValueLayout.JAVA_DOUBLE, 2 + p * count + i)
-                                    : array[2 + p * count + i];
-                            assertEquals(value(p, round, i), got, "rank " + rank + " round " + round + " from " + p);
+                            assertEquals(value(p, round, i), doubleAt(buf, 2 + p * count + i),
+                                    "rank " + rank + " round " + round + " from " + p);
                         }
                     }
                 }
@@ -203,10 +196,7 @@ class RankThreadCollectivesTest {
                     c.alltoall(send, 2, count, recv, 3, ElementType.DOUBLE);
                     for (int q = 0; q < RANKS; q++) {
                         for (int i = 0; i < count; i++) {
-                            double got = recv == recvSegment
-                                    ? recvSegment.getAtIndex(ValueLayout.JAVA_DOUBLE, 3 + q * count + i)
-                                    : recvArray[3 + q * count + i];
-                            assertEquals(value(q, round, rank * count + i), got,
+                            assertEquals(value(q, round, rank * count + i), doubleAt(recv, 3 + q * count + i),
                                     "rank " + rank + " round " + round + " from " + q + " element " + i);
                         }
                     }
@@ -310,5 +300,20 @@ class RankThreadCollectivesTest {
         }
         assertThrows(IllegalArgumentException.class,
                 () -> new RankThreadCollectives(0, 3, RankThreadCollectives.newSharedState(2)));
+    }
+
+    /** Element {@code index} of a {@code double[]} or of a native segment of doubles. */
+    private static double doubleAt(Object buffer, int index) {
+        return buffer instanceof MemorySegment segment ? segment.getAtIndex(ValueLayout.JAVA_DOUBLE, index)
+                : ((double[]) buffer)[index];
+    }
+
+    /** Sets element {@code index} of a {@code double[]} or of a native segment of doubles. */
+    private static void setDoubleAt(Object buffer, int index, double value) {
+        if (buffer instanceof MemorySegment segment) {
+            segment.setAtIndex(ValueLayout.JAVA_DOUBLE, index, value);
+        } else {
+            ((double[]) buffer)[index] = value;
+        }
     }
 }
