@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.lazarus.easycrash.DoubleArray;
+import dev.lazarus.easycrash.ObjectRole;
 import dev.lazarus.mpi.ElementType;
 import dev.lazarus.mpi.testing.ThreadComm;
 import dev.lazarus.npb.testing.TestHeap;
@@ -154,6 +155,37 @@ class SlabFftTest {
                     assertEquals(global[r * chunk + i], back[i] / (nx * ny * nz), 1e-15, "np=" + np + " i=" + i);
                 }
             }
+        }
+    }
+
+    /**
+     * The tiled transpose against the definition, on heap and on plain objects: tiles cut at the edges (n1 and n2 not
+     * multiples of the tile), fewer rows than one four-row pass (n2 of 1, 2, 3) and a count of rows that leaves one,
+     * two or three after the four-row passes.
+     */
+    @Test
+    void transposeMatchesTheDefinitionForEveryShapeOfTile() {
+        SlabFft fft = new SlabFft(8, 8, 8, 1, null);
+        int[][] shapes = {{64, 1}, {64, 2}, {7, 3}, {32, 4}, {40, 33}, {33, 70}, {100, 37}, {5, 66}};
+        for (int[] shape : shapes) {
+            int n1 = shape[0];
+            int n2 = shape[1];
+            double[] values = randomGrid(n1 * 31L + n2, n1 * n2);
+            double[] expected = new double[values.length];
+            for (int j = 0; j < n2; j++) {
+                for (int i = 0; i < n1; i++) {
+                    expected[2 * (j + n2 * i)] = values[2 * (i + n1 * j)];
+                    expected[2 * (j + n2 * i) + 1] = values[2 * (i + n1 * j) + 1];
+                }
+            }
+            DoubleArray heapOut = heap.zeros(values.length);
+            fft.transpose(heap.of(values), heapOut, n1, n2);
+            assertArrayEquals(expected, heapOut.toArray(), "heap, n1=" + n1 + " n2=" + n2);
+            DoubleArray plainOut = DoubleArray.plain("out", values.length, ObjectRole.TEMPORARY);
+            DoubleArray plainIn = DoubleArray.plain("in", values.length, ObjectRole.TEMPORARY);
+            plainIn.copyFrom(values);
+            fft.transpose(plainIn, plainOut, n1, n2);
+            assertArrayEquals(expected, plainOut.toArray(), "plain, n1=" + n1 + " n2=" + n2);
         }
     }
 
